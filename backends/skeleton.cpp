@@ -1,0 +1,141 @@
+#include "backends/skeleton.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace gentt {
+
+namespace {
+
+int64_t inner_product(const std::vector<LoopDim>& loops, size_t from) {
+  int64_t n = 1;
+  for (size_t d = from; d < loops.size(); ++d) n *= loops[d].count;
+  return n;
+}
+
+// `var += delta;` written naturally (nothing for 0, `-=` for negative deltas).
+void add_to(CodeWriter& w, const char* var, int64_t delta) {
+  if (delta > 0) w.linef("{} += {};", var, delta);
+  if (delta < 0) w.linef("{} -= {};", var, -delta);
+}
+
+// NAME_run: the loop nest over flat iterations [begin, end).
+void emit_run(CodeWriter& w, const Kernel& k) {
+  const auto& L = k.loops;
+  const std::string& n = k.name;
+  w.comment("Runs flat iterations [begin, end) of the loop nest (outermost first):");
+  for (size_t d = 0; d < L.size(); ++d)
+    w.comment(fmt::format("  i{}: count {}, in_stride {}, out_stride {}{}  ({})", d, L[d].count, L[d].in_stride,
+                          L[d].out_stride, L[d].tail_bit >= 0 ? fmt::format(", tail bit {}", L[d].tail_bit) : "",
+                          L[d].what));
+  if (L.empty()) w.comment("  (no loops: the whole tensor is one block)");
+  w.block(fmt::format("void {0}_run(const {0}_elem* in, {0}_elem* out, std::int64_t begin, std::int64_t end)", n),
+          [&] {
+            if (L.empty()) {
+              w.line("if (begin < end) " + n + "_block0(in, out);");
+              return;
+            }
+            w.comment("Decode the first iteration once; afterwards offsets step incrementally.");
+            std::vector<std::string> in_terms, out_terms;
+            for (size_t d = 0; d < L.size(); ++d) {
+              const int64_t inner = inner_product(L, d + 1);
+              std::string expr = inner == 1 ? "begin" : fmt::format("begin / {}", inner);
+              if (d > 0) expr = fmt::format("{} % {}", expr, L[d].count);
+              w.linef("std::int64_t i{} = {};", d, expr);
+              in_terms.push_back(fmt::format("i{} * {}", d, L[d].in_stride));
+              out_terms.push_back(fmt::format("i{} * {}", d, L[d].out_stride));
+            }
+            w.linef("std::int64_t in_off = {};", fmt::join(in_terms, " + "));
+            w.linef("std::int64_t out_off = {};", fmt::join(out_terms, " + "));
+            w.block("for (std::int64_t it = begin; it < end; ++it)", [&] {
+              std::vector<std::string> tails;
+              for (size_t d = 0; d < L.size(); ++d)
+                if (L[d].tail_bit >= 0)
+                  tails.push_back(fmt::format("(i{} == {} ? {} : 0)", d, L[d].count - 1, 1 << L[d].tail_bit));
+              if (tails.empty()) {
+                w.linef("{}_block0(in + in_off, out + out_off);", n);
+              } else {
+                const std::string select = tails.size() == 1 ? tails[0].substr(1, tails[0].size() - 2)
+                                                             : fmt::format("{}", fmt::join(tails, " | "));
+                w.block(fmt::format("switch ({})", select), [&] {
+                  for (size_t p = 0; p < k.programs.size(); ++p)
+                    w.linef("case {0}: {1}_block{0}(in + in_off, out + out_off); break;", p, n);
+                });
+              }
+              // Odometer step, innermost loop first; a carry rewinds a loop and steps the next.
+              std::function<void(size_t)> step = [&](size_t d) {
+                if (d + 1 == L.size()) {
+                  add_to(w, "in_off", L[d].in_stride);
+                  add_to(w, "out_off", L[d].out_stride);
+                }
+                if (d == 0) {
+                  w.linef("++i0;");
+                  return;
+                }
+                w.block(fmt::format("if (++i{} == {})", d, L[d].count), [&] {
+                  w.linef("i{} = 0;", d);
+                  add_to(w, "in_off", L[d - 1].in_stride - L[d].count * L[d].in_stride);
+                  add_to(w, "out_off", L[d - 1].out_stride - L[d].count * L[d].out_stride);
+                  step(d - 1);
+                });
+              };
+              step(L.size() - 1);
+            });
+          });
+}
+
+}  // namespace
+
+std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& hooks) {
+  const Kernel& k = unit.kernel;
+  const Problem& p = unit.problem;
+  const std::string& n = k.name;
+  CodeWriter w;
+  w.comment(fmt::format("---- kernel {} ----", n));
+  w.line("namespace {");
+  {
+    w.line("");
+    w.linef("using {}_elem = {};", n, hooks.elem_type);
+    for (size_t i = 0; i < k.programs.size(); ++i) {
+      const auto& prog = k.programs[i];
+      int loads = 0, shuffles = 0, stores = 0;
+      for (const auto& op : prog.ops) {
+        loads += op.kind == OpKind::load;
+        shuffles += op.kind == OpKind::shuffle;
+        stores += op.kind == OpKind::store;
+      }
+      w.line("");
+      w.comment(fmt::format("Block program {} ({}): {} loads, {} shuffles, {} stores.", i, prog.what, loads, shuffles,
+                            stores));
+      w.block(fmt::format("inline void {0}_block{1}(const {0}_elem* in, {0}_elem* out)", n, i),
+              [&] { hooks.block_body(w, prog, static_cast<int>(i)); });
+    }
+    w.line("");
+    emit_run(w, k);
+  }
+  w.line("");
+  w.line("}  // namespace");
+  const int64_t total = k.iterations();
+  w.line("");
+  w.block(fmt::format("extern \"C\" void {}(const void* in, void* out)", n), [&] {
+    w.linef("{0}_run(static_cast<const {0}_elem*>(in), static_cast<{0}_elem*>(out), 0, {1});", n, total);
+  });
+  if (p.threads) {
+    w.line("");
+    w.block(fmt::format("extern \"C\" void {}_part(const void* in, void* out, int part, int nparts)", n), [&] {
+      w.line("if (nparts < 1 || part < 0 || part >= nparts) return;");
+      w.linef("{0}_run(static_cast<const {0}_elem*>(in), static_cast<{0}_elem*>(out),", n);
+      w.linef("    gentt_part_begin({0}, part, nparts), gentt_part_begin({0}, part + 1, nparts));", total);
+    });
+  }
+  w.line("");
+  w.linef("static const long long {}_shape[] = {{{}}};", n, fmt::join(p.shape, ", "));
+  w.linef("static const int {}_perm[] = {{{}}};", n, fmt::join(p.perm, ", "));
+  w.linef("extern \"C\" const gentt_kernel_info {}_info = {{", n);
+  w.linef("    GENTT_KERNEL_INFO_VERSION, \"{0}\", \"{1}\", {2}, {3}, {4}, {0}_shape, {0}_perm, {0}, {5}}};", n,
+          isa_name(p.target.isa), p.target.vector_bits, p.dtype.bytes, p.shape.size(),
+          p.threads ? n + "_part" : "nullptr");
+  return w.str();
+}
+
+}  // namespace gentt

@@ -1,0 +1,26 @@
+// What every backend emits the same way around its block programs: the loop nest (an
+// odometer whose base offsets step incrementally: no division per block), the entry points
+// NAME / NAME_part (balanced parts, docs/ir.md) and the NAME_info descriptor.
+// A backend supplies the element type and the body of each block program.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "backends/backend.h"
+#include "backends/code_writer.h"
+
+namespace gentt {
+
+struct SkeletonHooks {
+  // C++ type of one element, e.g. "std::uint32_t" or "gentt_scalar::Bytes<3>".
+  std::string elem_type;
+  // Writes the statements of block program `index` of the kernel; the enclosing function is
+  // `inline void NAME_block<index>(const NAME_elem* in, NAME_elem* out)`.
+  std::function<void(CodeWriter&, const BlockProgram&, int index)> block_body;
+};
+
+// The kernel's whole section of the file.
+std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& hooks);
+
+}  // namespace gentt

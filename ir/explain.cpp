@@ -1,0 +1,76 @@
+#include "ir/explain.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "ir/bits.h"
+
+namespace gentt {
+
+namespace {
+
+std::string bits_text(const std::vector<BlockBit>& row) {
+  std::vector<std::string> parts;
+  for (const auto& b : row) parts.push_back(fmt::format("a{}.{}", b.axis, b.bit));
+  return parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, " "));
+}
+
+struct OpCounts {
+  int loads = 0, shuffles = 0, stores = 0;
+};
+OpCounts count_ops(const BlockProgram& p) {
+  OpCounts c;
+  for (const auto& op : p.ops) {
+    c.loads += op.kind == OpKind::load;
+    c.shuffles += op.kind == OpKind::shuffle;
+    c.stores += op.kind == OpKind::store;
+  }
+  return c;
+}
+
+}  // namespace
+
+std::string plan_summary(const Plan& plan, const Kernel& kernel) {
+  const Canonical& c = plan.problem;
+  std::string s = fmt::format("canonical: shape ({}) perm ({}), {}-byte elements\n", fmt::join(c.shape, ", "),
+                              fmt::join(c.perm, ", "), c.elem_bytes);
+  std::vector<std::string> axes;
+  for (const auto& b : plan.block_axes)
+    axes.push_back(fmt::format("a{}:{}{}", b.axis, b.chunk,
+                               b.chunk > b.extent ? fmt::format("(pad {})", b.extent) : std::string()));
+  s += fmt::format("block: {} lanes, {} bits [{}], {} register(s)\n", plan.lanes, plan.block_bits(),
+                   fmt::join(axes, " "), int64_t{1} << std::max(0, plan.block_bits() - ceil_log2(plan.lanes)));
+  s += fmt::format("input row (lane bit 0 first): {}\n", bits_text(plan.in_row));
+  s += fmt::format("output row (lane bit 0 first): {}\n", bits_text(plan.out_row));
+  s += fmt::format("shuffle steps: {}; padding efficiency: {:.1f}%\n", plan.shuffle_steps,
+                   100.0 * plan.padding_efficiency);
+  s += fmt::format("loops: {} ({} iterations); programs: {}\n", kernel.loops.size(), kernel.iterations(),
+                   kernel.programs.size());
+  for (size_t i = 0; i < kernel.programs.size(); ++i) {
+    const auto n = count_ops(kernel.programs[i]);
+    s += fmt::format("  program {} ({}): {} loads, {} shuffles, {} stores\n", i, kernel.programs[i].what, n.loads,
+                     n.shuffles, n.stores);
+  }
+  return s;
+}
+
+std::string explain(const Problem& problem, const Plan& plan, const Kernel& kernel) {
+  std::string s = fmt::format("problem: {} dtype {} ({} bytes) shape ({}) perm ({}) isa {} ({} bits)\n", problem.name,
+                              problem.dtype.name, problem.dtype.bytes, fmt::join(problem.shape, ", "),
+                              fmt::join(problem.perm, ", "), isa_name(problem.target.isa), problem.target.vector_bits);
+  const Canonical& c = plan.problem;
+  std::vector<std::string> groups;
+  for (const auto& g : c.groups) groups.push_back(fmt::format("({})", fmt::join(g, " ")));
+  s += fmt::format("canonicalization: extent-1 axes dropped, adjacent axes fused; canonical axes are input axes {}\n",
+                   fmt::join(groups, " "));
+  if (c.is_identity()) s += "the permutation is the identity after canonicalization: a plain copy\n";
+  s += plan_summary(plan, kernel);
+  s += "why:\n";
+  for (const auto& r : plan.reasons) s += "  - " + r + "\n";
+  s += "  - loops run in output order (outermost output axis first) so consecutive blocks write neighbouring output\n";
+  if (kernel.programs.size() > 1)
+    s += "  - axes walked in chunks with a partial last chunk get their own block programs (masked loads/stores)\n";
+  return s;
+}
+
+}  // namespace gentt

@@ -1,0 +1,70 @@
+// The gentt IR: an ISA-neutral kernel = a loop nest around block programs.
+//
+// Conventions (docs/ir.md has worked examples):
+// - Units. Offsets, strides and counts are in ELEMENTS of `elem_bytes` bytes.
+// - Lanes. A vector register holds `lanes` elements; lane 0 is the one at the LOWEST memory
+//   address when loaded or stored (little-endian lane order on every ISA).
+// - Loop nest. `loops` is listed outermost first. An iteration vector (i_0..i_{D-1}) gives
+//   the block's base offsets  in_base = sum i_d * in_stride_d,  out_base = sum i_d * out_stride_d.
+//   The flat iteration index is the row-major rank of (i_0..i_{D-1}) in (count_0..count_{D-1}).
+//   A loop with `tail_bit >= 0` runs a different block program on its last iteration:
+//   the program index is  sum over such loops of ((i_d == count_d - 1) << tail_bit).
+// - Parts. NAME_part(p, n) runs the flat iterations [begin(p), begin(p+1)) with
+//   begin(p) = (T / n) * p + min(p, T % n), T = product of counts: balanced, disjoint, and
+//   their union is the whole kernel.
+// - Block program. Straight-line SSA: every op defines a new value (register) `dst`;
+//   values are never redefined. Register renaming is therefore free: it is just which value
+//   a later op names.
+//     load    dst <- in[in_base + offset + l]      for lanes l < count (other lanes undefined)
+//     shuffle dst[l] <- concat(a, b)[index[l]]     index in [0, 2*lanes): < lanes takes a,
+//                                                  >= lanes takes b; -1 = don't care (any value)
+//                                                  b = -1 means a one-source shuffle
+//     store   out[out_base + offset + l] <- src[l] for lanes l < count
+//   `count` is the prefix mask of a tail: 1 <= count <= lanes. Nothing outside
+//   [offset, offset + count) is read or written.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gentt {
+
+struct LoopDim {
+  int64_t count = 1;       // iterations, >= 1
+  int64_t in_stride = 0;   // elements added to in_base per iteration
+  int64_t out_stride = 0;  // elements added to out_base per iteration
+  int tail_bit = -1;       // >= 0: the last iteration selects programs with this bit set
+  std::string what;        // human note: which axis (and chunk) this loop walks
+};
+
+enum class OpKind { load, shuffle, store };
+
+struct Op {
+  OpKind kind = OpKind::load;
+  int dst = -1;               // load, shuffle: the value defined
+  int src = -1;               // store: the value stored
+  int a = -1, b = -1;         // shuffle sources (b = -1: one source)
+  int64_t offset = 0;         // load, store: element offset from the block base
+  int count = 0;              // load, store: lanes moved (prefix)
+  std::vector<int> index;     // shuffle: `lanes` entries, see above
+};
+
+struct BlockProgram {
+  std::string what;           // e.g. "full", "tail of axis 1"
+  int num_values = 0;         // values are 0..num_values-1
+  std::vector<Op> ops;
+};
+
+struct Kernel {
+  std::string name;
+  int64_t elem_bytes = 0;
+  int lanes = 0;                       // power of two
+  int64_t in_elements = 0;             // the tensor's element count (both tensors)
+  std::vector<LoopDim> loops;          // outermost first; may be empty (one block)
+  std::vector<BlockProgram> programs;  // size 2^(number of tail bits)
+
+  int64_t iterations() const;          // product of loop counts (1 when there are no loops)
+};
+
+}  // namespace gentt

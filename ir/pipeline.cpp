@@ -1,0 +1,32 @@
+#include "ir/pipeline.h"
+
+#include <algorithm>
+#include <bit>
+
+#include "ir/canonical.h"
+#include "ir/error.h"
+#include "ir/lower.h"
+#include "ir/verify.h"
+
+namespace gentt {
+
+int lanes_for(const Target& target, int64_t elem_bytes) {
+  GENTT_CHECK(elem_bytes >= 1, "element size < 1");
+  // The scalar backend keeps a "vector" of about one cache line (64 bytes), at most 16 lanes
+  // so that emitted shuffle tables stay small.
+  const int64_t bytes = target.isa == Isa::scalar ? 64 : target.vector_bits / 8;
+  const int64_t fit = std::max<int64_t>(1, bytes / elem_bytes);
+  const int64_t lanes = std::bit_floor(static_cast<uint64_t>(fit));
+  return static_cast<int>(target.isa == Isa::scalar ? std::min<int64_t>(lanes, 16) : lanes);
+}
+
+Lowered run_pipeline(const Problem& problem) {
+  const Canonical c = canonicalize(problem.dtype.bytes, problem.shape, problem.perm);
+  Lowered out;
+  out.plan = make_plan(c, lanes_for(problem.target, problem.dtype.bytes));
+  out.kernel = lower(out.plan, problem.name);
+  verify_kernel(out.kernel);
+  return out;
+}
+
+}  // namespace gentt

@@ -1,0 +1,19 @@
+// The whole pipeline for one problem, stage by stage: canonicalize -> plan -> lower -> verify.
+#pragma once
+
+#include "ir/kernel.h"
+#include "ir/plan.h"
+#include "ir/problem.h"
+
+namespace gentt {
+
+// Lanes the planner uses for a target and element size (ISA-neutral beyond this call).
+int lanes_for(const Target& target, int64_t elem_bytes);
+
+struct Lowered {
+  Plan plan;
+  Kernel kernel;
+};
+Lowered run_pipeline(const Problem& problem);
+
+}  // namespace gentt

@@ -1,0 +1,61 @@
+// The plan: which bits of which axes form the GenTT register block, how many butterfly
+// steps it costs, how much padding it carries, and the loops around it.
+//
+// Paper 000 (sections 3-5), in gentt's terms:
+// - lanes V = 2^k. Every block axis a holds a power-of-two chunk c_a = 2^m_a of the axis,
+//   whose "bits" are (a, 0..m_a-1), low bit first.
+// - The input row: the lowest k bits of the input's linear index, taken from the innermost
+//   input axes, innermost first (an axis of extent n counts as nextpow2(n) while it is whole
+//   in the row). One vector load per register.
+// - The output row: the same from the innermost output axes. One vector store per register.
+// - Bits in both rows need no movement; each output-row bit that is not an input-row bit
+//   costs one butterfly step (two-source shuffles across register pairs).
+// - Axes that are not whole in the block (the last axis of a row, when the axis is longer
+//   than the part of it in the block) are walked in chunks; a partial last chunk is a tail
+//   and gets its own block program. Axes not in the block are plain loops.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/canonical.h"
+
+namespace gentt {
+
+struct BlockBit {
+  int axis = 0;  // canonical input axis
+  int bit = 0;   // bit of that axis' chunk index, 0 = lowest
+  bool operator==(const BlockBit&) const = default;
+};
+
+struct BlockAxis {
+  int axis = 0;           // canonical input axis
+  int64_t extent = 0;     // the axis' extent in the tensor
+  int64_t chunk = 0;      // power of two; > extent means padded inside the block
+  int in_bits = 0;        // how many of its low bits are in the input row
+  int out_bits = 0;       // ... in the output row
+  int64_t chunks() const { return (extent + chunk - 1) / chunk; }
+  int64_t tail() const { return chunk < extent ? extent % chunk : 0; }  // 0: no tail chunk
+};
+
+struct Plan {
+  Canonical problem;
+  int lanes = 0;                       // V
+  std::vector<BlockAxis> block_axes;   // ordered by canonical axis, outermost first
+  std::vector<BlockBit> in_row;        // lane bit j of an input register (j = 0 lowest)
+  std::vector<BlockBit> out_row;       // lane bit j of an output register
+  int shuffle_steps = 0;               // butterfly steps (output-row bits not in the input row)
+  double padding_efficiency = 1.0;     // valid / padded elements of a full (non-tail) block
+  std::vector<int64_t> in_strides;     // canonical input strides (elements)
+  std::vector<int64_t> out_strides;    // for each canonical INPUT axis, its output stride
+  std::vector<std::string> reasons;    // why this plan (for `gentt-gen explain`)
+
+  int block_bits() const;              // bits in the block (sum of log2 chunk)
+  const BlockAxis* find_block_axis(int axis) const;
+};
+
+// Plans a canonical problem for vectors of `lanes` elements (a power of two, 1..1024).
+Plan make_plan(const Canonical& problem, int lanes);
+
+}  // namespace gentt

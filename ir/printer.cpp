@@ -1,0 +1,88 @@
+#include "ir/printer.h"
+
+#include <fmt/format.h>
+
+namespace gentt {
+
+namespace {
+
+std::string index_text(const std::vector<int>& index) {
+  std::string s;
+  for (size_t i = 0; i < index.size(); ++i) {
+    if (i) s += ' ';
+    s += index[i] < 0 ? std::string("_") : std::to_string(index[i]);
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string print_kernel(const Kernel& k) {
+  std::string s = fmt::format("kernel {}: elem_bytes={} lanes={} elements={} iterations={}\n", k.name,
+                              k.elem_bytes, k.lanes, k.in_elements, k.iterations());
+  s += "loops (outermost first; strides in elements):\n";
+  if (k.loops.empty()) s += "  (none: one block)\n";
+  for (size_t i = 0; i < k.loops.size(); ++i) {
+    const auto& L = k.loops[i];
+    s += fmt::format("  L{} count={} in_stride={} out_stride={}", i, L.count, L.in_stride, L.out_stride);
+    if (L.tail_bit >= 0) s += fmt::format(" tail_bit={}", L.tail_bit);
+    s += fmt::format("  # {}\n", L.what);
+  }
+  for (size_t pi = 0; pi < k.programs.size(); ++pi) {
+    const auto& p = k.programs[pi];
+    s += fmt::format("program {} ({}): {} values, {} ops\n", pi, p.what, p.num_values, p.ops.size());
+    for (const Op& op : p.ops) {
+      switch (op.kind) {
+        case OpKind::load:
+          s += fmt::format("  v{} = load in[+{}] x{}\n", op.dst, op.offset, op.count);
+          break;
+        case OpKind::shuffle:
+          if (op.b >= 0)
+            s += fmt::format("  v{} = shuffle v{}, v{} [{}]\n", op.dst, op.a, op.b, index_text(op.index));
+          else
+            s += fmt::format("  v{} = shuffle v{} [{}]\n", op.dst, op.a, index_text(op.index));
+          break;
+        case OpKind::store:
+          s += fmt::format("  store out[+{}] x{} <- v{}\n", op.offset, op.count, op.src);
+          break;
+      }
+    }
+  }
+  return s;
+}
+
+nlohmann::ordered_json kernel_to_json(const Kernel& k) {
+  nlohmann::ordered_json j;
+  j["name"] = k.name;
+  j["elem_bytes"] = k.elem_bytes;
+  j["lanes"] = k.lanes;
+  j["elements"] = k.in_elements;
+  j["loops"] = nlohmann::ordered_json::array();
+  for (const auto& L : k.loops)
+    j["loops"].push_back({{"count", L.count}, {"in_stride", L.in_stride}, {"out_stride", L.out_stride},
+                          {"tail_bit", L.tail_bit}, {"what", L.what}});
+  j["programs"] = nlohmann::ordered_json::array();
+  for (const auto& p : k.programs) {
+    nlohmann::ordered_json jp;
+    jp["what"] = p.what;
+    jp["values"] = p.num_values;
+    jp["ops"] = nlohmann::ordered_json::array();
+    for (const Op& op : p.ops) {
+      switch (op.kind) {
+        case OpKind::load:
+          jp["ops"].push_back({{"op", "load"}, {"dst", op.dst}, {"offset", op.offset}, {"count", op.count}});
+          break;
+        case OpKind::shuffle:
+          jp["ops"].push_back({{"op", "shuffle"}, {"dst", op.dst}, {"a", op.a}, {"b", op.b}, {"index", op.index}});
+          break;
+        case OpKind::store:
+          jp["ops"].push_back({{"op", "store"}, {"src", op.src}, {"offset", op.offset}, {"count", op.count}});
+          break;
+      }
+    }
+    j["programs"].push_back(std::move(jp));
+  }
+  return j;
+}
+
+}  // namespace gentt

@@ -1,0 +1,14 @@
+// gentt common prelude: what every generated kernel file needs whatever its ISA.
+// Embedded verbatim into generated files; compiled on its own by templates/compile_check.cpp.
+#ifndef GENTT_COMMON_PRELUDE_H
+#define GENTT_COMMON_PRELUDE_H
+
+#include <cstdint>
+
+// First flat iteration of part `part` of `nparts` over `total` iterations. Parts are balanced
+// (sizes differ by at most one), disjoint, and cover [0, total): the IR's partition rule.
+static inline std::int64_t gentt_part_begin(std::int64_t total, std::int64_t part, std::int64_t nparts) {
+  return (total / nparts) * part + (part < total % nparts ? part : total % nparts);
+}
+
+#endif  // GENTT_COMMON_PRELUDE_H

@@ -1,0 +1,4 @@
+// Compiles every template on its own with -Werror, so a broken template breaks our build.
+#include "templates/common_prelude.h"
+#include "templates/scalar_prelude.h"
+#include "runtime/include/gentt/kernel_info.h"

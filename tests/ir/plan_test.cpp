@@ -1,0 +1,81 @@
+// The planner: the GenTT block (paper 000, sections 4-5) for given lanes.
+#include <catch2/catch.hpp>
+
+#include "ir/canonical.h"
+#include "ir/plan.h"
+
+using namespace gentt;
+using Shape = std::vector<int64_t>;
+using Perm = std::vector<int>;
+
+namespace {
+Plan plan_of(int64_t esize, Shape s, Perm p, int lanes) { return make_plan(canonicalize(esize, s, p), lanes); }
+}  // namespace
+
+TEST_CASE("the paper's example (64,32,32,4) perm (2,1,0,3), 16 lanes", "[plan]") {
+  const Plan plan = plan_of(4, {64, 32, 32, 4}, {2, 1, 0, 3}, 16);
+  // Axis 3 (4 = 2 bits) is innermost in both tensors: shared, no movement.
+  CHECK(plan.in_row == std::vector<BlockBit>{{3, 0}, {3, 1}, {2, 0}, {2, 1}});
+  CHECK(plan.out_row == std::vector<BlockBit>{{3, 0}, {3, 1}, {0, 0}, {0, 1}});
+  CHECK(plan.shuffle_steps == 2);
+  CHECK(plan.block_bits() == 6);  // 4 registers of 16 lanes
+  CHECK(plan.padding_efficiency == 1.0);
+}
+
+TEST_CASE("all-size-2 tensors: one step per output-row bit not in the input row", "[plan]") {
+  const Plan plan = plan_of(4, Shape(10, 2), {3, 5, 6, 2, 0, 4, 9, 7, 1, 8}, 16);
+  // Axes 5,6 stay adjacent and fuse (rank 9). Input row: axes 9,8,7,(5,6) low bit;
+  // output row: axes 8,1,7,9: only axis 1 must move into the lanes.
+  CHECK(plan.problem.rank() == 9);
+  CHECK(plan.shuffle_steps == 1);
+}
+
+TEST_CASE("reversed all-size-2 rank 10: every output-row bit moves", "[plan]") {
+  const Plan plan = plan_of(4, Shape(10, 2), {9, 8, 7, 6, 5, 4, 3, 2, 1, 0}, 16);
+  CHECK(plan.shuffle_steps == 4);
+  CHECK(plan.block_bits() == 8);
+}
+
+TEST_CASE("inner axis kept: the rows share bits and need no shuffle", "[plan]") {
+  const Plan plan = plan_of(4, {8, 8, 64}, {1, 0, 2}, 16);
+  CHECK(plan.shuffle_steps == 0);
+  CHECK(plan.in_row == plan.out_row);
+}
+
+TEST_CASE("general extents are padded to powers of two inside the block", "[plan]") {
+  const Plan plan = plan_of(4, {3, 5}, {1, 0}, 16);
+  // Input row: axis 1 (5 -> 8), then 1 bit of axis 0 (3 -> 4). Output: axis 0 (3 -> 4), 2 bits of axis 1.
+  REQUIRE(plan.block_axes.size() == 2);
+  CHECK(plan.block_axes[0].chunk == 4);
+  CHECK(plan.block_axes[1].chunk == 8);
+  CHECK(plan.padding_efficiency == Approx(15.0 / 32.0));
+  CHECK(plan.shuffle_steps == 1);
+}
+
+TEST_CASE("long axes are walked in chunks with a tail", "[plan]") {
+  const Plan plan = plan_of(4, {100, 37}, {1, 0}, 16);
+  REQUIRE(plan.block_axes.size() == 2);
+  CHECK(plan.block_axes[0].chunk == 16);
+  CHECK(plan.block_axes[0].tail() == 100 % 16);
+  CHECK(plan.block_axes[1].chunk == 16);
+  CHECK(plan.block_axes[1].tail() == 37 % 16);
+  CHECK(plan.shuffle_steps == 4);
+}
+
+TEST_CASE("a tensor smaller than one vector uses fewer lane bits", "[plan]") {
+  const Plan plan = plan_of(4, {2, 3}, {1, 0}, 16);
+  CHECK(plan.in_row.size() == 3);
+  CHECK(plan.out_row.size() == 3);
+}
+
+TEST_CASE("one lane: no block bits, every axis is a loop", "[plan]") {
+  const Plan plan = plan_of(100, {3, 4}, {1, 0}, 1);
+  CHECK(plan.block_axes.empty());
+  CHECK(plan.shuffle_steps == 0);
+}
+
+TEST_CASE("the planner explains its choice", "[plan]") {
+  const Plan plan = plan_of(4, {3, 5}, {1, 0}, 16);
+  REQUIRE(plan.reasons.size() >= 3);
+  CHECK(plan.reasons[0].find("padded to 8") != std::string::npos);
+}
