@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "backends/avx512.h"
 #include "backends/code_writer.h"
 #include "backends/scalar.h"
 #include "ir/error.h"
@@ -11,14 +12,17 @@
 
 namespace gentt {
 
-bool backend_implemented(Isa isa) { return isa == Isa::scalar; }
+bool backend_implemented(Isa isa) { return isa == Isa::scalar || isa == Isa::avx512; }
 
 const Backend& backend_for(Isa isa, const std::string& field) {
   switch (isa) {
     case Isa::scalar:
       return scalar_backend();
+    case Isa::avx512:
+      return avx512_backend();
     default:
-      throw UserError(field, fmt::format("the {} backend is not implemented yet (implemented: scalar)", isa_name(isa)));
+      throw UserError(field, fmt::format("the {} backend is not implemented yet (implemented: scalar, avx512)",
+                                         isa_name(isa)));
   }
 }
 
@@ -60,6 +64,10 @@ std::string emit_file(const std::vector<KernelUnit>& units, const std::string& r
   for (const auto& u : units) {
     w.line("");
     w.raw(backend.kernel(u));
+  }
+  if (const std::string end = backend.epilogue(); !end.empty()) {
+    w.line("");
+    w.raw(end);
   }
   return w.str();
 }

@@ -27,6 +27,8 @@ class Backend {
   virtual std::string prelude() const = 0;
   // The kernel's definitions: block programs, NAME, NAME_part (if problem.threads), NAME_info.
   virtual std::string kernel(const KernelUnit& unit) const = 0;
+  // Text closing the file (e.g. popping a target pragma the prelude pushed).
+  virtual std::string epilogue() const { return {}; }
 };
 
 // The backend of an ISA. Throws UserError("isa", ...) for an ISA whose backend is not

@@ -26,7 +26,7 @@ std::string element_type(const Problem& p) {
       default: break;
     }
   }
-  return fmt::format("gentt_scalar::Bytes<{}>", p.dtype.bytes);
+  return fmt::format("gentt_bytes<{}>", p.dtype.bytes);
 }
 
 void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog) {

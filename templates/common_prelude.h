@@ -11,4 +11,11 @@ static inline std::int64_t gentt_part_begin(std::int64_t total, std::int64_t par
   return (total / nparts) * part + (part < total % nparts ? part : total % nparts);
 }
 
+// An opaque element of N bytes with alignment 1: odd sizes, bytesN, 16-byte complex, and the
+// pointer type of SIMD kernels (which move bits, never values).
+template <int N>
+struct gentt_bytes {
+  unsigned char b[N];
+};
+
 #endif  // GENTT_COMMON_PRELUDE_H

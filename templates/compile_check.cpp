@@ -2,3 +2,5 @@
 #include "templates/common_prelude.h"
 #include "templates/scalar_prelude.h"
 #include "runtime/include/gentt/kernel_info.h"
+#include "templates/avx512_prelude.h"
+GENTT_AVX512_END

@@ -13,12 +13,6 @@
 
 namespace gentt_scalar {
 
-// An opaque element of N bytes with alignment 1 (bytesN, odd sizes, 16-byte complex).
-template <int N>
-struct Bytes {
-  unsigned char b[N];
-};
-
 // r[0..count) = p[0..count): a (masked) vector load of `count` contiguous elements.
 template <class T>
 inline void load(T* r, const T* p, int count) {

@@ -60,6 +60,13 @@ static inline std::int64_t gentt_part_begin(std::int64_t total, std::int64_t par
   return (total / nparts) * part + (part < total % nparts ? part : total % nparts);
 }
 
+// An opaque element of N bytes with alignment 1: odd sizes, bytesN, 16-byte complex, and the
+// pointer type of SIMD kernels (which move bits, never values).
+template <int N>
+struct gentt_bytes {
+  unsigned char b[N];
+};
+
 #endif  // GENTT_COMMON_PRELUDE_H
 
 /* gentt_kernel_info: the descriptor a generated kernel exports next to its entry points.
@@ -130,12 +137,6 @@ typedef struct gentt_kernel_info {
 
 namespace gentt_scalar {
 
-// An opaque element of N bytes with alignment 1 (bytesN, odd sizes, 16-byte complex).
-template <int N>
-struct Bytes {
-  unsigned char b[N];
-};
-
 // r[0..count) = p[0..count): a (masked) vector load of `count` contiguous elements.
 template <class T>
 inline void load(T* r, const T* p, int count) {
@@ -168,7 +169,7 @@ inline void store(T* p, const T* r, int count) {
 // ---- kernel odd_bytes3_rgb_planes ----
 namespace {
 
-using odd_bytes3_rgb_planes_elem = gentt_scalar::Bytes<3>;
+using odd_bytes3_rgb_planes_elem = gentt_bytes<3>;
 
 // Block program 0 (full blocks): 8 loads, 21 shuffles, 5 stores.
 inline void odd_bytes3_rgb_planes_block0(const odd_bytes3_rgb_planes_elem* in, odd_bytes3_rgb_planes_elem* out) {
@@ -305,7 +306,7 @@ extern "C" const gentt_kernel_info odd_bytes3_rgb_planes_info = {
 // ---- kernel odd_bytes12_xyz ----
 namespace {
 
-using odd_bytes12_xyz_elem = gentt_scalar::Bytes<12>;
+using odd_bytes12_xyz_elem = gentt_bytes<12>;
 
 // Block program 0 (full blocks): 4 loads, 8 shuffles, 4 stores.
 inline void odd_bytes12_xyz_block0(const odd_bytes12_xyz_elem* in, odd_bytes12_xyz_elem* out) {
@@ -395,7 +396,7 @@ extern "C" const gentt_kernel_info odd_bytes12_xyz_info = {
 // ---- kernel odd_c128_64p3_p210 ----
 namespace {
 
-using odd_c128_64p3_p210_elem = gentt_scalar::Bytes<16>;
+using odd_c128_64p3_p210_elem = gentt_bytes<16>;
 
 // Block program 0 (full blocks): 4 loads, 8 shuffles, 4 stores.
 inline void odd_c128_64p3_p210_block0(const odd_c128_64p3_p210_elem* in, odd_c128_64p3_p210_elem* out) {

@@ -46,6 +46,13 @@ static inline std::int64_t gentt_part_begin(std::int64_t total, std::int64_t par
   return (total / nparts) * part + (part < total % nparts ? part : total % nparts);
 }
 
+// An opaque element of N bytes with alignment 1: odd sizes, bytesN, 16-byte complex, and the
+// pointer type of SIMD kernels (which move bits, never values).
+template <int N>
+struct gentt_bytes {
+  unsigned char b[N];
+};
+
 #endif  // GENTT_COMMON_PRELUDE_H
 
 /* gentt_kernel_info: the descriptor a generated kernel exports next to its entry points.
@@ -115,12 +122,6 @@ typedef struct gentt_kernel_info {
 #include <cstring>
 
 namespace gentt_scalar {
-
-// An opaque element of N bytes with alignment 1 (bytesN, odd sizes, 16-byte complex).
-template <int N>
-struct Bytes {
-  unsigned char b[N];
-};
 
 // r[0..count) = p[0..count): a (masked) vector load of `count` contiguous elements.
 template <class T>
@@ -381,7 +382,7 @@ extern "C" const gentt_kernel_info quantum_f32_2p10_reversed_info = {
 // ---- kernel quantum_c128_2p12_p ----
 namespace {
 
-using quantum_c128_2p12_p_elem = gentt_scalar::Bytes<16>;
+using quantum_c128_2p12_p_elem = gentt_bytes<16>;
 
 // Block program 0 (full blocks): 4 loads, 8 shuffles, 4 stores.
 inline void quantum_c128_2p12_p_block0(const quantum_c128_2p12_p_elem* in, quantum_c128_2p12_p_elem* out) {

@@ -16,6 +16,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "gentt/cpu.h"
 #include "gentt/kernel_info.h"
 #include "gentt/reference.h"
 #include "ir/problem.h"
@@ -72,6 +73,14 @@ TEST_CASE("generated kernels match the reference, whole, in parts and threaded",
   const Module module;
   const auto cases = read_cases();
   REQUIRE(!cases.empty());
+  {
+    const auto* first = static_cast<const gentt_kernel_info*>(module.symbol(cases.front().name + "_info"));
+    REQUIRE(first != nullptr);
+    if (!gentt::cpu_supports(first->isa)) {
+      WARN(fmt::format("skipped: this CPU cannot run {} kernels", first->isa));
+      return;
+    }
+  }
   std::mt19937_64 rng(99);
   for (const Case& c : cases) {
     INFO(fmt::format("{}: elem_bytes {} shape ({}) perm ({})", c.name, c.elem_bytes, fmt::join(c.shape, ","),

@@ -1,5 +1,5 @@
-// Writes the end-to-end case specs: `e2e_make_specs OUT_DIR SHARDS CASES SEED` writes
-// OUT_DIR/cases_<i>.json for i < SHARDS, CASES random kernels in all (fixed seed), as
+// Writes the end-to-end case specs: `e2e_make_specs OUT_DIR SHARDS CASES SEED ISA` writes
+// OUT_DIR/cases_<i>.json for i < SHARDS, CASES random kernels for ISA in all (fixed seed), as
 // ordinary gentt specs so that the real gentt-gen generates them.
 #include <cstdlib>
 #include <fstream>
@@ -29,8 +29,8 @@ std::string dtype_for(int64_t bytes, std::mt19937_64& rng) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::cerr << "usage: e2e_make_specs OUT_DIR SHARDS CASES SEED\n";
+  if (argc != 6) {
+    std::cerr << "usage: e2e_make_specs OUT_DIR SHARDS CASES SEED ISA\n";
     return 2;
   }
   const std::string dir = argv[1];
@@ -41,11 +41,11 @@ int main(int argc, char** argv) {
   for (int c = 0; c < cases; ++c) {
     const auto p = gentt::test::random_problem(rng, 16, 40000);
     nlohmann::ordered_json k;
-    k["name"] = "e2e_case" + std::to_string(c);
+    k["name"] = std::string("e2e_") + argv[5] + "_case" + std::to_string(c);
     k["dtype"] = dtype_for(p.elem_bytes, rng);
     k["shape"] = p.shape;
     k["perm"] = p.perm;
-    k["isa"] = "scalar";
+    k["isa"] = argv[5];
     specs[c % shards]["kernels"].push_back(k);
   }
   for (int s = 0; s < shards; ++s) {

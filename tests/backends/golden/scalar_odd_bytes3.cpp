@@ -29,6 +29,13 @@ static inline std::int64_t gentt_part_begin(std::int64_t total, std::int64_t par
   return (total / nparts) * part + (part < total % nparts ? part : total % nparts);
 }
 
+// An opaque element of N bytes with alignment 1: odd sizes, bytesN, 16-byte complex, and the
+// pointer type of SIMD kernels (which move bits, never values).
+template <int N>
+struct gentt_bytes {
+  unsigned char b[N];
+};
+
 #endif  // GENTT_COMMON_PRELUDE_H
 
 /* gentt_kernel_info: the descriptor a generated kernel exports next to its entry points.
@@ -99,12 +106,6 @@ typedef struct gentt_kernel_info {
 
 namespace gentt_scalar {
 
-// An opaque element of N bytes with alignment 1 (bytesN, odd sizes, 16-byte complex).
-template <int N>
-struct Bytes {
-  unsigned char b[N];
-};
-
 // r[0..count) = p[0..count): a (masked) vector load of `count` contiguous elements.
 template <class T>
 inline void load(T* r, const T* p, int count) {
@@ -137,7 +138,7 @@ inline void store(T* p, const T* r, int count) {
 // ---- kernel odd_bytes3 ----
 namespace {
 
-using odd_bytes3_elem = gentt_scalar::Bytes<3>;
+using odd_bytes3_elem = gentt_bytes<3>;
 
 // Block program 0 (full blocks): 4 loads, 7 shuffles, 3 stores.
 inline void odd_bytes3_block0(const odd_bytes3_elem* in, odd_bytes3_elem* out) {
@@ -188,7 +189,7 @@ void odd_bytes3_run(const odd_bytes3_elem* in, odd_bytes3_elem* out, std::int64_
   std::int64_t in_off = i0 * 48;
   std::int64_t out_off = i0 * 16;
   for (std::int64_t it = begin; it < end; ++it) {
-    switch ((i0 == 2 ? 1 : 0)) {
+    switch (i0 == 2 ? 1 : 0) {
       case 0: odd_bytes3_block0(in + in_off, out + out_off); break;
       case 1: odd_bytes3_block1(in + in_off, out + out_off); break;
     }

@@ -40,6 +40,13 @@ static inline std::int64_t gentt_part_begin(std::int64_t total, std::int64_t par
   return (total / nparts) * part + (part < total % nparts ? part : total % nparts);
 }
 
+// An opaque element of N bytes with alignment 1: odd sizes, bytesN, 16-byte complex, and the
+// pointer type of SIMD kernels (which move bits, never values).
+template <int N>
+struct gentt_bytes {
+  unsigned char b[N];
+};
+
 #endif  // GENTT_COMMON_PRELUDE_H
 
 /* gentt_kernel_info: the descriptor a generated kernel exports next to its entry points.
@@ -109,12 +116,6 @@ typedef struct gentt_kernel_info {
 #include <cstring>
 
 namespace gentt_scalar {
-
-// An opaque element of N bytes with alignment 1 (bytesN, odd sizes, 16-byte complex).
-template <int N>
-struct Bytes {
-  unsigned char b[N];
-};
 
 // r[0..count) = p[0..count): a (masked) vector load of `count` contiguous elements.
 template <class T>

@@ -1,0 +1,114 @@
+#include "backends/avx512.h"
+
+#include <map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "backends/lane_unit.h"
+#include "backends/skeleton.h"
+#include "ir/error.h"
+#include "templates/templates.h"
+
+namespace gentt {
+
+namespace {
+
+constexpr int kRegisterBytes = 64;
+
+// Intrinsic names per unit size: the backend's one table.
+struct UnitOps {
+  const char* suffix;      // epi8 / epi16 / epi32 / epi64
+  const char* index_type;  // C type of one index table entry
+  const char* mask_type;   // __mmask64 ...
+};
+UnitOps unit_ops(int unit_bytes) {
+  switch (unit_bytes) {
+    case 1: return {"epi8", "std::int8_t", "__mmask64"};
+    case 2: return {"epi16", "std::int16_t", "__mmask32"};
+    case 4: return {"epi32", "std::int32_t", "__mmask16"};
+    default: return {"epi64", "std::int64_t", "__mmask8"};
+  }
+}
+
+std::string mask_literal(const LaneUnit& u, int count) {
+  return fmt::format("static_cast<{}>(0x{:x}u{})", unit_ops(u.bytes).mask_type, u.mask(count),
+                     u.bytes == 1 ? "ll" : "");
+}
+
+// Elements larger than a register (lanes == 1, more than 64 bytes) move with memcpy: the
+// block programs then hold only loads and stores.
+void block_body_memcpy(CodeWriter& w, const Kernel& k, const BlockProgram& prog) {
+  for (const auto& op : prog.ops) {
+    GENTT_CHECK(op.kind != OpKind::shuffle, "shuffle with one lane");
+    if (op.kind == OpKind::load) {
+      w.linef("unsigned char v{}[{}];", op.dst, k.elem_bytes);
+      w.linef("std::memcpy(v{}, in + {}, {});", op.dst, op.offset, op.count * k.elem_bytes);
+    } else {
+      w.linef("std::memcpy(out + {}, v{}, {});", op.offset, op.src, op.count * k.elem_bytes);
+    }
+  }
+}
+
+void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog) {
+  if (k.elem_bytes > kRegisterBytes) return block_body_memcpy(w, k, prog);
+  const LaneUnit u = LaneUnit::choose(k.elem_bytes, kRegisterBytes);
+  const UnitOps ops = unit_ops(u.bytes);
+  // One index table per distinct list, in lane order (lane 0 first).
+  std::map<std::vector<int>, int> tables;
+  for (const auto& op : prog.ops) {
+    if (op.kind != OpKind::shuffle || tables.count(op.index)) continue;
+    const int id = static_cast<int>(tables.size());
+    tables[op.index] = id;
+    w.linef("alignas(64) static const {} kIndex{}[{}] = {{{}}};", ops.index_type, id, u.per_reg,
+            fmt::join(u.expand_index(op.index, k.lanes), ", "));
+  }
+  for (const auto& op : prog.ops) {
+    switch (op.kind) {
+      case OpKind::load:
+        if (u.full(op.count, k.lanes))
+          w.linef("const __m512i v{} = _mm512_loadu_si512(in + {});", op.dst, op.offset);
+        else
+          w.linef("const __m512i v{} = _mm512_maskz_loadu_{}({}, in + {});", op.dst, ops.suffix,
+                  mask_literal(u, op.count), op.offset);
+        break;
+      case OpKind::shuffle:
+        if (op.b >= 0)
+          w.linef("const __m512i v{} = _mm512_permutex2var_{}(v{}, _mm512_load_si512(kIndex{}), v{});", op.dst,
+                  ops.suffix, op.a, tables.at(op.index), op.b);
+        else  // one source: the same register twice (permutexvar trips GCC 12's uninitialized check)
+          w.linef("const __m512i v{0} = _mm512_permutex2var_{1}(v{2}, _mm512_load_si512(kIndex{3}), v{2});", op.dst,
+                  ops.suffix, op.a, tables.at(op.index));
+        break;
+      case OpKind::store:
+        if (u.full(op.count, k.lanes))
+          w.linef("_mm512_storeu_si512(out + {}, v{});", op.offset, op.src);
+        else
+          w.linef("_mm512_mask_storeu_{}(out + {}, {}, v{});", ops.suffix, op.offset, mask_literal(u, op.count),
+                  op.src);
+        break;
+    }
+  }
+}
+
+class Avx512Backend final : public Backend {
+ public:
+  Isa isa() const override { return Isa::avx512; }
+  std::string prelude() const override { return std::string(template_text("avx512_prelude.h")); }
+  std::string epilogue() const override { return "GENTT_AVX512_END\n"; }
+  std::string kernel(const KernelUnit& unit) const override {
+    SkeletonHooks hooks;
+    hooks.elem_type = fmt::format("gentt_bytes<{}>", unit.problem.dtype.bytes);
+    hooks.block_body = [&](CodeWriter& w, const BlockProgram& prog, int) { block_body(w, unit.kernel, prog); };
+    return emit_kernel_skeleton(unit, hooks);
+  }
+};
+
+}  // namespace
+
+const Backend& avx512_backend() {
+  static const Avx512Backend backend;
+  return backend;
+}
+
+}  // namespace gentt
