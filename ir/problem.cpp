@@ -1,11 +1,11 @@
 #include "ir/problem.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <array>
 #include <charconv>
 #include <limits>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "ir/error.h"
 
@@ -93,8 +93,8 @@ int resolve_vector_bits(const Target& target, const std::string& field) {
                                            bits));
       return bits;
   }
-  throw InternalError(fmt::format("resolve_vector_bits: unknown Isa value {}",
-                                  static_cast<int>(target.isa)));
+  throw InternalError(
+      fmt::format("resolve_vector_bits: unknown Isa value {}", static_cast<int>(target.isa)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -102,9 +102,9 @@ int resolve_vector_bits(const Target& target, const std::string& field) {
 
 const std::vector<Dtype>& named_dtypes() {
   static const std::vector<Dtype> dtypes = {
-      {"int8", 1},      {"uint8", 1},    {"int16", 2},     {"uint16", 2},     {"float16", 2},
-      {"bfloat16", 2},  {"int32", 4},    {"uint32", 4},    {"float32", 4},    {"int64", 8},
-      {"uint64", 8},    {"float64", 8},  {"complex64", 8}, {"complex128", 16},
+      {"int8", 1},     {"uint8", 1},   {"int16", 2},     {"uint16", 2},      {"float16", 2},
+      {"bfloat16", 2}, {"int32", 4},   {"uint32", 4},    {"float32", 4},     {"int64", 8},
+      {"uint64", 8},   {"float64", 8}, {"complex64", 8}, {"complex128", 16},
   };
   return dtypes;
 }
@@ -151,16 +151,16 @@ void validate_problem_shape(const std::vector<int64_t>& shape, const std::vector
                                                    kMaxElemBytes, elem_bytes));
   if (rank == 0) throw UserError(shape_field, "shape must have at least one axis");
   if (rank > kMaxRank)
-    throw UserError(shape_field, fmt::format("shape has {} axes; gentt supports at most {}", rank,
-                                             kMaxRank));
+    throw UserError(shape_field,
+                    fmt::format("shape has {} axes; gentt supports at most {}", rank, kMaxRank));
   for (int64_t i = 0; i < rank; ++i)
     if (shape[i] < 1)
       throw UserError(fmt::format("{}/{}", shape_field, i),
                       fmt::format("extent must be at least 1, got {}", shape[i]));
 
   if (static_cast<int64_t>(perm.size()) != rank)
-    throw UserError(perm_field, fmt::format("has {} entries but shape has {} axes", perm.size(),
-                                            rank));
+    throw UserError(perm_field,
+                    fmt::format("has {} entries but shape has {} axes", perm.size(), rank));
   std::vector<int> seen_at(rank, -1);  // input axis -> perm index naming it
   for (int k = 0; k < rank; ++k) {
     const int axis = perm[k];

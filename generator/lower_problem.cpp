@@ -1,0 +1,18 @@
+#include "generator/lower_problem.h"
+
+#include "generator/error_context.h"
+#include "ir/error.h"
+#include "ir/pipeline.h"
+
+namespace gentt {
+
+KernelUnit lower_problem(const LocatedProblem& lp) {
+  try {
+    Lowered lowered = run_pipeline(lp.problem);
+    return KernelUnit{lp.problem, std::move(lowered.plan), std::move(lowered.kernel)};
+  } catch (const UserError& e) {
+    throw in_context(e, lp.origin);
+  }
+}
+
+}  // namespace gentt
