@@ -19,6 +19,29 @@ void add_to(CodeWriter& w, const char* var, int64_t delta) {
   if (delta < 0) w.linef("{} -= {};", var, -delta);
 }
 
+// The block call for program `p` at the current offsets.
+std::string block_call(const std::string& n, int p) {
+  return fmt::format("{}_block{}(in + in_off, out + out_off);", n, p);
+}
+
+// The innermost loop's run [i, stop) for one combination of outer tails (`outer_program`):
+// a tight loop of full blocks, then the innermost loop's own tail block if the run reaches it.
+void emit_inner_run(CodeWriter& w, const Kernel& k, int outer_program) {
+  const size_t d = k.loops.size() - 1;
+  const LoopDim& L = k.loops[d];
+  const std::string step =
+      fmt::format("++i{}, in_off += {}, out_off += {}", d, L.in_stride, L.out_stride);
+  if (L.tail_bit < 0) {
+    w.linef("for (; i{0} < stop; {1}) {2}", d, step, block_call(k.name, outer_program));
+    return;
+  }
+  w.linef("for (; i{0} < stop && i{0} < {1}; {2}) {3}", d, L.count - 1, step, block_call(k.name, outer_program));
+  w.block(fmt::format("if (i{} < stop)", d), [&] {
+    w.line(block_call(k.name, outer_program | (1 << L.tail_bit)));
+    w.linef("{};", step);
+  });
+}
+
 // NAME_run: the loop nest over flat iterations [begin, end).
 void emit_run(CodeWriter& w, const Kernel& k) {
   const auto& L = k.loops;
@@ -32,9 +55,10 @@ void emit_run(CodeWriter& w, const Kernel& k) {
   w.block(fmt::format("void {0}_run(const {0}_elem* in, {0}_elem* out, std::int64_t begin, std::int64_t end)", n),
           [&] {
             if (L.empty()) {
-              w.line("if (begin < end) " + n + "_block0(in, out);");
+              w.linef("if (begin < end) {}_block0(in, out);", n);
               return;
             }
+            const size_t last = L.size() - 1;
             w.comment("Decode the first iteration once; afterwards offsets step incrementally.");
             std::vector<std::string> in_terms, out_terms;
             for (size_t d = 0; d < L.size(); ++d) {
@@ -47,39 +71,45 @@ void emit_run(CodeWriter& w, const Kernel& k) {
             }
             w.linef("std::int64_t in_off = {};", fmt::join(in_terms, " + "));
             w.linef("std::int64_t out_off = {};", fmt::join(out_terms, " + "));
-            w.block("for (std::int64_t it = begin; it < end; ++it)", [&] {
+            w.block("for (std::int64_t it = begin; it < end;)", [&] {
+              w.comment(fmt::format("One run of the innermost loop, to its end or to the part's end."));
+              w.linef("const std::int64_t stop = i{0} + (end - it < {1} - i{0} ? end - it : {1} - i{0});", last,
+                      L[last].count);
+              w.linef("it += stop - i{};", last);
+              // Outer loops' tails select the program for the whole run.
               std::vector<std::string> tails;
-              for (size_t d = 0; d < L.size(); ++d)
+              for (size_t d = 0; d < last; ++d)
                 if (L[d].tail_bit >= 0)
                   tails.push_back(fmt::format("(i{} == {} ? {} : 0)", d, L[d].count - 1, 1 << L[d].tail_bit));
               if (tails.empty()) {
-                w.linef("{}_block0(in + in_off, out + out_off);", n);
+                emit_inner_run(w, k, 0);
               } else {
                 const std::string select = tails.size() == 1 ? tails[0].substr(1, tails[0].size() - 2)
                                                              : fmt::format("{}", fmt::join(tails, " | "));
+                const int inner_bit = L[last].tail_bit >= 0 ? 1 << L[last].tail_bit : 0;
                 w.block(fmt::format("switch ({})", select), [&] {
-                  for (size_t p = 0; p < k.programs.size(); ++p)
-                    w.linef("case {0}: {1}_block{0}(in + in_off, out + out_off); break;", p, n);
+                  for (int p = 0; p < static_cast<int>(k.programs.size()); ++p) {
+                    if (p & inner_bit) continue;
+                    w.block(fmt::format("case {}:", p), [&] {
+                      emit_inner_run(w, k, p);
+                      w.line("break;");
+                    });
+                  }
                 });
               }
-              // Odometer step, innermost loop first; a carry rewinds a loop and steps the next.
-              std::function<void(size_t)> step = [&](size_t d) {
-                if (d + 1 == L.size()) {
-                  add_to(w, "in_off", L[d].in_stride);
-                  add_to(w, "out_off", L[d].out_stride);
-                }
-                if (d == 0) {
-                  w.linef("++i0;");
+              if (last == 0) return;
+              // Carry: rewind the innermost loop and step the next, and so on outwards.
+              std::function<void(size_t)> carry = [&](size_t d) {
+                w.linef("i{} = 0;", d);
+                add_to(w, "in_off", L[d - 1].in_stride - L[d].count * L[d].in_stride);
+                add_to(w, "out_off", L[d - 1].out_stride - L[d].count * L[d].out_stride);
+                if (d - 1 == 0) {
+                  w.line("++i0;");
                   return;
                 }
-                w.block(fmt::format("if (++i{} == {})", d, L[d].count), [&] {
-                  w.linef("i{} = 0;", d);
-                  add_to(w, "in_off", L[d - 1].in_stride - L[d].count * L[d].in_stride);
-                  add_to(w, "out_off", L[d - 1].out_stride - L[d].count * L[d].out_stride);
-                  step(d - 1);
-                });
+                w.block(fmt::format("if (++i{} == {})", d - 1, L[d - 1].count), [&] { carry(d - 1); });
               };
-              step(L.size() - 1);
+              w.block(fmt::format("if (i{} == {})", last, L[last].count), [&] { carry(last); });
             });
           });
 }

@@ -201,11 +201,12 @@ void dl_f32_nchw_to_nhwc_run(const dl_f32_nchw_to_nhwc_elem* in, dl_f32_nchw_to_
   std::int64_t i1 = begin % 3136;
   std::int64_t in_off = i0 * 150528 + i1 * 16;
   std::int64_t out_off = i0 * 150528 + i1 * 48;
-  for (std::int64_t it = begin; it < end; ++it) {
-    dl_f32_nchw_to_nhwc_block0(in + in_off, out + out_off);
-    in_off += 16;
-    out_off += 48;
-    if (++i1 == 3136) {
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i1 + (end - it < 3136 - i1 ? end - it : 3136 - i1);
+    it += stop - i1;
+    for (; i1 < stop; ++i1, in_off += 16, out_off += 48) dl_f32_nchw_to_nhwc_block0(in + in_off, out + out_off);
+    if (i1 == 3136) {
       i1 = 0;
       in_off += 100352;
       ++i0;
@@ -265,11 +266,11 @@ void dl_u8_hwc_to_chw_run(const dl_u8_hwc_to_chw_elem* in, dl_u8_hwc_to_chw_elem
   std::int64_t i0 = begin;
   std::int64_t in_off = i0 * 48;
   std::int64_t out_off = i0 * 16;
-  for (std::int64_t it = begin; it < end; ++it) {
-    dl_u8_hwc_to_chw_block0(in + in_off, out + out_off);
-    in_off += 48;
-    out_off += 16;
-    ++i0;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i0 + (end - it < 3136 - i0 ? end - it : 3136 - i0);
+    it += stop - i0;
+    for (; i0 < stop; ++i0, in_off += 48, out_off += 16) dl_u8_hwc_to_chw_block0(in + in_off, out + out_off);
   }
 }
 
@@ -413,11 +414,12 @@ void dl_f32_transpose_1024_run(const dl_f32_transpose_1024_elem* in, dl_f32_tran
   std::int64_t i1 = begin % 64;
   std::int64_t in_off = i0 * 16 + i1 * 16384;
   std::int64_t out_off = i0 * 16384 + i1 * 16;
-  for (std::int64_t it = begin; it < end; ++it) {
-    dl_f32_transpose_1024_block0(in + in_off, out + out_off);
-    in_off += 16384;
-    out_off += 16;
-    if (++i1 == 64) {
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i1 + (end - it < 64 - i1 ? end - it : 64 - i1);
+    it += stop - i1;
+    for (; i1 < stop; ++i1, in_off += 16384, out_off += 16) dl_f32_transpose_1024_block0(in + in_off, out + out_off);
+    if (i1 == 64) {
       i1 = 0;
       in_off -= 1048560;
       out_off += 15360;
@@ -468,11 +470,12 @@ void dl_bf16_heads_run(const dl_bf16_heads_elem* in, dl_bf16_heads_elem* out, st
   std::int64_t i3 = begin % 4;
   std::int64_t in_off = i0 * 98304 + i1 * 64 + i2 * 768 + i3 * 16;
   std::int64_t out_off = i0 * 98304 + i1 * 8192 + i2 * 64 + i3 * 16;
-  for (std::int64_t it = begin; it < end; ++it) {
-    dl_bf16_heads_block0(in + in_off, out + out_off);
-    in_off += 16;
-    out_off += 16;
-    if (++i3 == 4) {
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i3 + (end - it < 4 - i3 ? end - it : 4 - i3);
+    it += stop - i3;
+    for (; i3 < stop; ++i3, in_off += 16, out_off += 16) dl_bf16_heads_block0(in + in_off, out + out_off);
+    if (i3 == 4) {
       i3 = 0;
       in_off += 704;
       if (++i2 == 128) {

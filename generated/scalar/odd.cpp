@@ -275,14 +275,15 @@ void odd_bytes3_rgb_planes_run(const odd_bytes3_rgb_planes_elem* in, odd_bytes3_
   std::int64_t i0 = begin;
   std::int64_t in_off = i0 * 80;
   std::int64_t out_off = i0 * 16;
-  for (std::int64_t it = begin; it < end; ++it) {
-    switch (i0 == 32 ? 1 : 0) {
-      case 0: odd_bytes3_rgb_planes_block0(in + in_off, out + out_off); break;
-      case 1: odd_bytes3_rgb_planes_block1(in + in_off, out + out_off); break;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i0 + (end - it < 33 - i0 ? end - it : 33 - i0);
+    it += stop - i0;
+    for (; i0 < stop && i0 < 32; ++i0, in_off += 80, out_off += 16) odd_bytes3_rgb_planes_block0(in + in_off, out + out_off);
+    if (i0 < stop) {
+      odd_bytes3_rgb_planes_block1(in + in_off, out + out_off);
+      ++i0, in_off += 80, out_off += 16;
     }
-    in_off += 80;
-    out_off += 16;
-    ++i0;
   }
 }
 
@@ -360,14 +361,16 @@ void odd_bytes12_xyz_run(const odd_bytes12_xyz_elem* in, odd_bytes12_xyz_elem* o
   std::int64_t i1 = begin % 3;
   std::int64_t in_off = i0 * 4 + i1 * 528;
   std::int64_t out_off = i0 * 40 + i1 * 4;
-  for (std::int64_t it = begin; it < end; ++it) {
-    switch (i1 == 2 ? 1 : 0) {
-      case 0: odd_bytes12_xyz_block0(in + in_off, out + out_off); break;
-      case 1: odd_bytes12_xyz_block1(in + in_off, out + out_off); break;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i1 + (end - it < 3 - i1 ? end - it : 3 - i1);
+    it += stop - i1;
+    for (; i1 < stop && i1 < 2; ++i1, in_off += 528, out_off += 4) odd_bytes12_xyz_block0(in + in_off, out + out_off);
+    if (i1 < stop) {
+      odd_bytes12_xyz_block1(in + in_off, out + out_off);
+      ++i1, in_off += 528, out_off += 4;
     }
-    in_off += 528;
-    out_off += 4;
-    if (++i1 == 3) {
+    if (i1 == 3) {
       i1 = 0;
       in_off -= 1580;
       out_off += 28;
@@ -434,11 +437,12 @@ void odd_c128_64p3_p210_run(const odd_c128_64p3_p210_elem* in, odd_c128_64p3_p21
   std::int64_t i2 = begin % 16;
   std::int64_t in_off = i0 * 4 + i1 * 64 + i2 * 16384;
   std::int64_t out_off = i0 * 16384 + i1 * 64 + i2 * 4;
-  for (std::int64_t it = begin; it < end; ++it) {
-    odd_c128_64p3_p210_block0(in + in_off, out + out_off);
-    in_off += 16384;
-    out_off += 4;
-    if (++i2 == 16) {
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i2 + (end - it < 16 - i2 ? end - it : 16 - i2);
+    it += stop - i2;
+    for (; i2 < stop; ++i2, in_off += 16384, out_off += 4) odd_c128_64p3_p210_block0(in + in_off, out + out_off);
+    if (i2 == 16) {
       i2 = 0;
       in_off -= 262080;
       if (++i1 == 64) {
@@ -787,16 +791,29 @@ void odd_f32_511x513_run(const odd_f32_511x513_elem* in, odd_f32_511x513_elem* o
   std::int64_t i1 = begin % 32;
   std::int64_t in_off = i0 * 16 + i1 * 8208;
   std::int64_t out_off = i0 * 8176 + i1 * 16;
-  for (std::int64_t it = begin; it < end; ++it) {
-    switch ((i0 == 32 ? 1 : 0) | (i1 == 31 ? 2 : 0)) {
-      case 0: odd_f32_511x513_block0(in + in_off, out + out_off); break;
-      case 1: odd_f32_511x513_block1(in + in_off, out + out_off); break;
-      case 2: odd_f32_511x513_block2(in + in_off, out + out_off); break;
-      case 3: odd_f32_511x513_block3(in + in_off, out + out_off); break;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i1 + (end - it < 32 - i1 ? end - it : 32 - i1);
+    it += stop - i1;
+    switch (i0 == 32 ? 1 : 0) {
+      case 0: {
+        for (; i1 < stop && i1 < 31; ++i1, in_off += 8208, out_off += 16) odd_f32_511x513_block0(in + in_off, out + out_off);
+        if (i1 < stop) {
+          odd_f32_511x513_block2(in + in_off, out + out_off);
+          ++i1, in_off += 8208, out_off += 16;
+        }
+        break;
+      }
+      case 1: {
+        for (; i1 < stop && i1 < 31; ++i1, in_off += 8208, out_off += 16) odd_f32_511x513_block1(in + in_off, out + out_off);
+        if (i1 < stop) {
+          odd_f32_511x513_block3(in + in_off, out + out_off);
+          ++i1, in_off += 8208, out_off += 16;
+        }
+        break;
+      }
     }
-    in_off += 8208;
-    out_off += 16;
-    if (++i1 == 32) {
+    if (i1 == 32) {
       i1 = 0;
       in_off -= 262640;
       out_off += 7664;

@@ -206,11 +206,12 @@ void paper_f32_64x32x32x4_p2103_run(const paper_f32_64x32x32x4_p2103_elem* in, p
   std::int64_t i2 = begin % 16;
   std::int64_t in_off = i0 * 16 + i1 * 128 + i2 * 16384;
   std::int64_t out_off = i0 * 32768 + i1 * 256 + i2 * 16;
-  for (std::int64_t it = begin; it < end; ++it) {
-    paper_f32_64x32x32x4_p2103_block0(in + in_off, out + out_off);
-    in_off += 16384;
-    out_off += 16;
-    if (++i2 == 16) {
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i2 + (end - it < 16 - i2 ? end - it : 16 - i2);
+    it += stop - i2;
+    for (; i2 < stop; ++i2, in_off += 16384, out_off += 16) paper_f32_64x32x32x4_p2103_block0(in + in_off, out + out_off);
+    if (i2 == 16) {
       i2 = 0;
       in_off -= 262016;
       if (++i1 == 32) {
@@ -365,11 +366,12 @@ void paper_f32_128x64x32x16_p1302_run(const paper_f32_128x64x32x16_p1302_elem* i
   std::int64_t i2 = begin % 2;
   std::int64_t in_off = i0 * 512 + i1 * 32768 + i2 * 256;
   std::int64_t out_off = i0 * 65536 + i1 * 32 + i2 * 16;
-  for (std::int64_t it = begin; it < end; ++it) {
-    paper_f32_128x64x32x16_p1302_block0(in + in_off, out + out_off);
-    in_off += 256;
-    out_off += 16;
-    if (++i2 == 2) {
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i2 + (end - it < 2 - i2 ? end - it : 2 - i2);
+    it += stop - i2;
+    for (; i2 < stop; ++i2, in_off += 256, out_off += 16) paper_f32_128x64x32x16_p1302_block0(in + in_off, out + out_off);
+    if (i2 == 2) {
       i2 = 0;
       in_off += 32256;
       if (++i1 == 128) {
@@ -588,14 +590,16 @@ void paper_f32_7x9x5x11x13_p43210_run(const paper_f32_7x9x5x11x13_p43210_elem* i
   std::int64_t i2 = begin % 5;
   std::int64_t in_off = i0 * 13 + i1 * 143 + i2 * 1430;
   std::int64_t out_off = i0 * 315 + i1 * 63 + i2 * 14;
-  for (std::int64_t it = begin; it < end; ++it) {
-    switch (i2 == 4 ? 1 : 0) {
-      case 0: paper_f32_7x9x5x11x13_p43210_block0(in + in_off, out + out_off); break;
-      case 1: paper_f32_7x9x5x11x13_p43210_block1(in + in_off, out + out_off); break;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i2 + (end - it < 5 - i2 ? end - it : 5 - i2);
+    it += stop - i2;
+    for (; i2 < stop && i2 < 4; ++i2, in_off += 1430, out_off += 14) paper_f32_7x9x5x11x13_p43210_block0(in + in_off, out + out_off);
+    if (i2 < stop) {
+      paper_f32_7x9x5x11x13_p43210_block1(in + in_off, out + out_off);
+      ++i2, in_off += 1430, out_off += 14;
     }
-    in_off += 1430;
-    out_off += 14;
-    if (++i2 == 5) {
+    if (i2 == 5) {
       i2 = 0;
       in_off -= 7007;
       out_off -= 7;
@@ -1042,16 +1046,29 @@ void paper_f32_27p5_p41203_run(const paper_f32_27p5_p41203_elem* in, paper_f32_2
   std::int64_t i3 = begin % 2;
   std::int64_t in_off = i0 * 16 + i1 * 729 + i2 * 531441 + i3 * 432;
   std::int64_t out_off = i0 * 8503056 + i1 * 729 + i2 * 27 + i3 * 16;
-  for (std::int64_t it = begin; it < end; ++it) {
-    switch ((i0 == 1 ? 1 : 0) | (i3 == 1 ? 2 : 0)) {
-      case 0: paper_f32_27p5_p41203_block0(in + in_off, out + out_off); break;
-      case 1: paper_f32_27p5_p41203_block1(in + in_off, out + out_off); break;
-      case 2: paper_f32_27p5_p41203_block2(in + in_off, out + out_off); break;
-      case 3: paper_f32_27p5_p41203_block3(in + in_off, out + out_off); break;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i3 + (end - it < 2 - i3 ? end - it : 2 - i3);
+    it += stop - i3;
+    switch (i0 == 1 ? 1 : 0) {
+      case 0: {
+        for (; i3 < stop && i3 < 1; ++i3, in_off += 432, out_off += 16) paper_f32_27p5_p41203_block0(in + in_off, out + out_off);
+        if (i3 < stop) {
+          paper_f32_27p5_p41203_block2(in + in_off, out + out_off);
+          ++i3, in_off += 432, out_off += 16;
+        }
+        break;
+      }
+      case 1: {
+        for (; i3 < stop && i3 < 1; ++i3, in_off += 432, out_off += 16) paper_f32_27p5_p41203_block1(in + in_off, out + out_off);
+        if (i3 < stop) {
+          paper_f32_27p5_p41203_block3(in + in_off, out + out_off);
+          ++i3, in_off += 432, out_off += 16;
+        }
+        break;
+      }
     }
-    in_off += 432;
-    out_off += 16;
-    if (++i3 == 2) {
+    if (i3 == 2) {
       i3 = 0;
       in_off += 530577;
       out_off -= 5;

@@ -185,11 +185,12 @@ void quantum_f32_2p10_p3562049718_run(const quantum_f32_2p10_p3562049718_elem* i
   std::int64_t i4 = begin % 2;
   std::int64_t in_off = i0 * 64 + i1 * 16 + i2 * 128 + i3 * 512 + i4 * 32;
   std::int64_t out_off = i0 * 512 + i1 * 256 + i2 * 64 + i3 * 32 + i4 * 16;
-  for (std::int64_t it = begin; it < end; ++it) {
-    quantum_f32_2p10_p3562049718_block0(in + in_off, out + out_off);
-    in_off += 32;
-    out_off += 16;
-    if (++i4 == 2) {
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i4 + (end - it < 2 - i4 ? end - it : 2 - i4);
+    it += stop - i4;
+    for (; i4 < stop; ++i4, in_off += 32, out_off += 16) quantum_f32_2p10_p3562049718_block0(in + in_off, out + out_off);
+    if (i4 == 2) {
       i4 = 0;
       in_off += 448;
       if (++i3 == 2) {
@@ -350,11 +351,12 @@ void quantum_f32_2p10_reversed_run(const quantum_f32_2p10_reversed_elem* in, qua
   std::int64_t i1 = begin % 2;
   std::int64_t in_off = i0 * 16 + i1 * 32;
   std::int64_t out_off = i0 * 32 + i1 * 16;
-  for (std::int64_t it = begin; it < end; ++it) {
-    quantum_f32_2p10_reversed_block0(in + in_off, out + out_off);
-    in_off += 32;
-    out_off += 16;
-    if (++i1 == 2) {
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i1 + (end - it < 2 - i1 ? end - it : 2 - i1);
+    it += stop - i1;
+    for (; i1 < stop; ++i1, in_off += 32, out_off += 16) quantum_f32_2p10_reversed_block0(in + in_off, out + out_off);
+    if (i1 == 2) {
       i1 = 0;
       in_off -= 48;
       ++i0;
@@ -430,11 +432,12 @@ void quantum_c128_2p12_p_run(const quantum_c128_2p12_p_elem* in, quantum_c128_2p
   std::int64_t i7 = begin % 2;
   std::int64_t in_off = i0 * 2048 + i1 * 1024 + i2 * 4 + i3 * 512 + i4 * 8 + i5 * 256 + i6 * 16 + i7 * 128;
   std::int64_t out_off = i0 * 1024 + i1 * 256 + i2 * 128 + i3 * 64 + i4 * 32 + i5 * 16 + i6 * 8 + i7 * 4;
-  for (std::int64_t it = begin; it < end; ++it) {
-    quantum_c128_2p12_p_block0(in + in_off, out + out_off);
-    in_off += 128;
-    out_off += 4;
-    if (++i7 == 2) {
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i7 + (end - it < 2 - i7 ? end - it : 2 - i7);
+    it += stop - i7;
+    for (; i7 < stop; ++i7, in_off += 128, out_off += 4) quantum_c128_2p12_p_block0(in + in_off, out + out_off);
+    if (i7 == 2) {
       i7 = 0;
       in_off -= 240;
       if (++i6 == 2) {

@@ -188,14 +188,15 @@ void odd_bytes3_run(const odd_bytes3_elem* in, odd_bytes3_elem* out, std::int64_
   std::int64_t i0 = begin;
   std::int64_t in_off = i0 * 48;
   std::int64_t out_off = i0 * 16;
-  for (std::int64_t it = begin; it < end; ++it) {
-    switch (i0 == 2 ? 1 : 0) {
-      case 0: odd_bytes3_block0(in + in_off, out + out_off); break;
-      case 1: odd_bytes3_block1(in + in_off, out + out_off); break;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i0 + (end - it < 3 - i0 ? end - it : 3 - i0);
+    it += stop - i0;
+    for (; i0 < stop && i0 < 2; ++i0, in_off += 48, out_off += 16) odd_bytes3_block0(in + in_off, out + out_off);
+    if (i0 < stop) {
+      odd_bytes3_block1(in + in_off, out + out_off);
+      ++i0, in_off += 48, out_off += 16;
     }
-    in_off += 48;
-    out_off += 16;
-    ++i0;
   }
 }
 

@@ -480,16 +480,29 @@ void pair_a_run(const pair_a_elem* in, pair_a_elem* out, std::int64_t begin, std
   std::int64_t i1 = begin % 3;
   std::int64_t in_off = i0 * 16 + i1 * 384;
   std::int64_t out_off = i0 * 640 + i1 * 16;
-  for (std::int64_t it = begin; it < end; ++it) {
-    switch ((i0 == 1 ? 1 : 0) | (i1 == 2 ? 2 : 0)) {
-      case 0: pair_a_block0(in + in_off, out + out_off); break;
-      case 1: pair_a_block1(in + in_off, out + out_off); break;
-      case 2: pair_a_block2(in + in_off, out + out_off); break;
-      case 3: pair_a_block3(in + in_off, out + out_off); break;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i1 + (end - it < 3 - i1 ? end - it : 3 - i1);
+    it += stop - i1;
+    switch (i0 == 1 ? 1 : 0) {
+      case 0: {
+        for (; i1 < stop && i1 < 2; ++i1, in_off += 384, out_off += 16) pair_a_block0(in + in_off, out + out_off);
+        if (i1 < stop) {
+          pair_a_block2(in + in_off, out + out_off);
+          ++i1, in_off += 384, out_off += 16;
+        }
+        break;
+      }
+      case 1: {
+        for (; i1 < stop && i1 < 2; ++i1, in_off += 384, out_off += 16) pair_a_block1(in + in_off, out + out_off);
+        if (i1 < stop) {
+          pair_a_block3(in + in_off, out + out_off);
+          ++i1, in_off += 384, out_off += 16;
+        }
+        break;
+      }
     }
-    in_off += 384;
-    out_off += 16;
-    if (++i1 == 3) {
+    if (i1 == 3) {
       i1 = 0;
       in_off -= 1136;
       out_off += 592;

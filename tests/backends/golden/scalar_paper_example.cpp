@@ -175,11 +175,12 @@ void paper_example_run(const paper_example_elem* in, paper_example_elem* out, st
   std::int64_t i2 = begin % 16;
   std::int64_t in_off = i0 * 16 + i1 * 128 + i2 * 16384;
   std::int64_t out_off = i0 * 32768 + i1 * 256 + i2 * 16;
-  for (std::int64_t it = begin; it < end; ++it) {
-    paper_example_block0(in + in_off, out + out_off);
-    in_off += 16384;
-    out_off += 16;
-    if (++i2 == 16) {
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i2 + (end - it < 16 - i2 ? end - it : 16 - i2);
+    it += stop - i2;
+    for (; i2 < stop; ++i2, in_off += 16384, out_off += 16) paper_example_block0(in + in_off, out + out_off);
+    if (i2 == 16) {
       i2 = 0;
       in_off -= 262016;
       if (++i1 == 32) {
