@@ -85,4 +85,9 @@ const Backend& scalar_backend() {
   return backend;
 }
 
+void emit_scalar_block(CodeWriter& w, const Kernel& k, const BlockProgram& prog) {
+  GENTT_CHECK(k.lanes <= 64, "scalar shuffle tables hold indices < 128");
+  block_body(w, k, prog);
+}
+
 }  // namespace gentt

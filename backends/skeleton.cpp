@@ -19,9 +19,10 @@ void add_to(CodeWriter& w, const char* var, int64_t delta) {
   if (delta < 0) w.linef("{} -= {};", var, -delta);
 }
 
-// The block call for program `p` at the current offsets.
-std::string block_call(const std::string& n, int p) {
-  return fmt::format("{}_block{}(in + in_off, out + out_off);", n, p);
+// The block call for program `p` (or its unrolled form) at the current offsets.
+std::string block_call(const std::string& n, int p, int unroll = 1) {
+  return unroll > 1 ? fmt::format("{}_block{}_x{}(in + in_off, out + out_off);", n, p, unroll)
+                    : fmt::format("{}_block{}(in + in_off, out + out_off);", n, p);
 }
 
 // The innermost loop's run [i, stop) for one combination of outer tails (`outer_program`):
@@ -31,11 +32,16 @@ void emit_inner_run(CodeWriter& w, const Kernel& k, int outer_program) {
   const LoopDim& L = k.loops[d];
   const std::string step =
       fmt::format("++i{}, in_off += {}, out_off += {}", d, L.in_stride, L.out_stride);
-  if (L.tail_bit < 0) {
-    w.linef("for (; i{0} < stop; {1}) {2}", d, step, block_call(k.name, outer_program));
-    return;
+  std::string limit = "stop";
+  if (L.tail_bit >= 0) {
+    w.linef("const std::int64_t full_stop = stop < {0} ? stop : {0};", L.count - 1);
+    limit = "full_stop";
   }
-  w.linef("for (; i{0} < stop && i{0} < {1}; {2}) {3}", d, L.count - 1, step, block_call(k.name, outer_program));
+  if (k.unroll > 1)
+    w.linef("for (; i{0} + {1} <= {2}; i{0} += {1}, in_off += {3}, out_off += {4}) {5}", d, k.unroll, limit,
+            k.unroll * L.in_stride, k.unroll * L.out_stride, block_call(k.name, outer_program, k.unroll));
+  w.linef("for (; i{0} < {1}; {2}) {3}", d, limit, step, block_call(k.name, outer_program));
+  if (L.tail_bit < 0) return;
   w.block(fmt::format("if (i{} < stop)", d), [&] {
     w.line(block_call(k.name, outer_program | (1 << L.tail_bit)));
     w.linef("{};", step);
@@ -126,8 +132,7 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
   {
     w.line("");
     w.linef("using {}_elem = {};", n, hooks.elem_type);
-    for (size_t i = 0; i < k.programs.size(); ++i) {
-      const auto& prog = k.programs[i];
+    auto emit_program = [&](const BlockProgram& prog, int index, const std::string& fn) {
       int loads = 0, shuffles = 0, stores = 0;
       for (const auto& op : prog.ops) {
         loads += op.kind == OpKind::load;
@@ -135,11 +140,14 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
         stores += op.kind == OpKind::store;
       }
       w.line("");
-      w.comment(fmt::format("Block program {} ({}): {} loads, {} shuffles, {} stores.", i, prog.what, loads, shuffles,
-                            stores));
-      w.block(fmt::format("inline void {0}_block{1}(const {0}_elem* in, {0}_elem* out)", n, i),
-              [&] { hooks.block_body(w, prog, static_cast<int>(i)); });
-    }
+      w.comment(fmt::format("{} ({}): {} loads, {} shuffles, {} stores.", fn, prog.what, loads, shuffles, stores));
+      w.block(fmt::format("inline void {0}(const {1}_elem* in, {1}_elem* out)", fn, n),
+              [&] { hooks.block_body(w, prog, index); });
+    };
+    for (int i = 0; i < static_cast<int>(k.programs.size()); ++i)
+      emit_program(k.programs[i], i, fmt::format("{}_block{}", n, i));
+    for (int i = 0; i < static_cast<int>(k.unrolled.size()); ++i)
+      if (!k.unrolled[i].ops.empty()) emit_program(k.unrolled[i], i, fmt::format("{}_block{}_x{}", n, i, k.unroll));
     w.line("");
     emit_run(w, k);
   }
@@ -148,11 +156,13 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
   const int64_t total = k.iterations();
   w.line("");
   w.block(fmt::format("extern \"C\" void {}(const void* in, void* out)", n), [&] {
+    if (!hooks.entry_check.empty()) w.line(hooks.entry_check);
     w.linef("{0}_run(static_cast<const {0}_elem*>(in), static_cast<{0}_elem*>(out), 0, {1});", n, total);
   });
   if (p.threads) {
     w.line("");
     w.block(fmt::format("extern \"C\" void {}_part(const void* in, void* out, int part, int nparts)", n), [&] {
+      if (!hooks.entry_check.empty()) w.line(hooks.entry_check);
       w.line("if (nparts < 1 || part < 0 || part >= nparts) return;");
       w.linef("{0}_run(static_cast<const {0}_elem*>(in), static_cast<{0}_elem*>(out),", n);
       w.linef("    gentt_part_begin({0}, part, nparts), gentt_part_begin({0}, part + 1, nparts));", total);

@@ -15,9 +15,12 @@ namespace gentt {
 struct SkeletonHooks {
   // C++ type of one element, e.g. "std::uint32_t" or "gentt_scalar::Bytes<3>".
   std::string elem_type;
-  // Writes the statements of block program `index` of the kernel; the enclosing function is
-  // `inline void NAME_block<index>(const NAME_elem* in, NAME_elem* out)`.
+  // Writes the statements of a block program: kernel.programs[index], or its unrolled form
+  // kernel.unrolled[index]; the enclosing function is
+  // `inline void NAME_block<index>[_x<U>](const NAME_elem* in, NAME_elem* out)`.
   std::function<void(CodeWriter&, const BlockProgram&, int index)> block_body;
+  // A statement run first by NAME and NAME_part, e.g. SVE's vector length check; empty: none.
+  std::string entry_check;
 };
 
 // The kernel's whole section of the file.

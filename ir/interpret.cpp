@@ -44,25 +44,47 @@ void interpret_part(const Kernel& k, const void* in, void* out, int part, int np
   const int64_t total = k.iterations();
   auto begin_of = [&](int64_t p) { return (total / nparts) * p + std::min<int64_t>(p, total % nparts); };
   const int64_t begin = begin_of(part), end = begin_of(part + 1);
+  if (begin >= end) return;
   const auto* src = static_cast<const unsigned char*>(in);
   auto* dst = static_cast<unsigned char*>(out);
-  const size_t d = k.loops.size();
-  std::vector<int64_t> idx(d, 0);
   std::vector<std::vector<unsigned char>> values;
-  for (int64_t it = begin; it < end; ++it) {
-    // Decode the flat iteration (the interpreter favours clarity; kernels step incrementally).
-    int64_t rest = it, in_base = 0, out_base = 0;
+  auto run = [&](const BlockProgram& p, int64_t in_base, int64_t out_base) {
+    run_program(k, p, src + in_base * k.elem_bytes, dst + out_base * k.elem_bytes, values);
+  };
+  const size_t d = k.loops.size();
+  if (d == 0) return run(k.programs.at(0), 0, 0);
+
+  // Decode the first iteration; then walk runs of the innermost loop as kernel.h describes.
+  std::vector<int64_t> idx(d, 0);
+  for (int64_t rest = begin, i = static_cast<int64_t>(d) - 1; i >= 0; --i) {
+    idx[i] = rest % k.loops[i].count;
+    rest /= k.loops[i].count;
+  }
+  auto base = [&](bool input) {
+    int64_t b = 0;
+    for (size_t i = 0; i < d; ++i) b += idx[i] * (input ? k.loops[i].in_stride : k.loops[i].out_stride);
+    return b;
+  };
+  const LoopDim& inner = k.loops[d - 1];
+  int64_t& j = idx[d - 1];
+  for (int64_t it = begin; it < end;) {
+    const int64_t stop = j + std::min(inner.count - j, end - it);
+    it += stop - j;
     int program = 0;
-    for (size_t i = d; i-- > 0;) {
-      const auto& L = k.loops[i];
-      idx[i] = rest % L.count;
-      rest /= L.count;
-      in_base += idx[i] * L.in_stride;
-      out_base += idx[i] * L.out_stride;
-      if (L.tail_bit >= 0 && idx[i] == L.count - 1) program |= 1 << L.tail_bit;
+    for (size_t i = 0; i + 1 < d; ++i)
+      if (k.loops[i].tail_bit >= 0 && idx[i] == k.loops[i].count - 1) program |= 1 << k.loops[i].tail_bit;
+    const int64_t full_end = inner.tail_bit >= 0 ? std::min(stop, inner.count - 1) : stop;
+    for (; k.unroll > 1 && j + k.unroll <= full_end; j += k.unroll) run(k.unrolled.at(program), base(true), base(false));
+    for (; j < full_end; ++j) run(k.programs.at(program), base(true), base(false));
+    if (j < stop) {
+      run(k.programs.at(program | (1 << inner.tail_bit)), base(true), base(false));
+      ++j;
     }
-    run_program(k, k.programs.at(program), src + in_base * k.elem_bytes, dst + out_base * k.elem_bytes,
-                values);
+    // Carry into the outer loops.
+    for (size_t i = d - 1; i > 0 && idx[i] == k.loops[i].count; --i) {
+      idx[i] = 0;
+      ++idx[i - 1];
+    }
   }
 }
 

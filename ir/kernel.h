@@ -9,6 +9,11 @@
 //   The flat iteration index is the row-major rank of (i_0..i_{D-1}) in (count_0..count_{D-1}).
 //   A loop with `tail_bit >= 0` runs a different block program on its last iteration:
 //   the program index is  sum over such loops of ((i_d == count_d - 1) << tail_bit).
+// - Unrolling. With `unroll` = U > 1, `unrolled[p]` does U consecutive iterations of the
+//   innermost loop of program p at once (ir/unroll.h). A kernel walks each run of the
+//   innermost loop (from its current index to its end or the part's end) as: unrolled
+//   programs while at least U iterations remain before the innermost tail (if any), then
+//   single programs. Entries for programs with the innermost loop's tail bit are empty.
 // - Parts. NAME_part(p, n) runs the flat iterations [begin(p), begin(p+1)) with
 //   begin(p) = (T / n) * p + min(p, T % n), T = product of counts: balanced, disjoint, and
 //   their union is the whole kernel.
@@ -63,6 +68,8 @@ struct Kernel {
   int64_t in_elements = 0;             // the tensor's element count (both tensors)
   std::vector<LoopDim> loops;          // outermost first; may be empty (one block)
   std::vector<BlockProgram> programs;  // size 2^(number of tail bits)
+  int unroll = 1;                      // iterations of the innermost loop per unrolled program
+  std::vector<BlockProgram> unrolled;  // empty when unroll == 1, else one per program
 
   int64_t iterations() const;          // product of loop counts (1 when there are no loops)
 };

@@ -9,6 +9,7 @@
 
 #include "ir/bits.h"
 #include "ir/error.h"
+#include "ir/unroll.h"
 
 namespace gentt {
 
@@ -302,6 +303,7 @@ Kernel lower(const Plan& plan, const std::string& kernel_name) {
     if (!tails.empty()) what = fmt::format("{}", fmt::join(tails, ", "));
     kernel.programs.push_back(ProgramBuilder(plan, space, std::move(valid)).build(what));
   }
+  add_unrolled_programs(kernel);
   return kernel;
 }
 

@@ -15,6 +15,47 @@ std::string index_text(const std::vector<int>& index) {
   return s;
 }
 
+void print_program(std::string& s, const std::string& title, const BlockProgram& p) {
+  s += fmt::format("{} ({}): {} values, {} ops\n", title, p.what, p.num_values, p.ops.size());
+  for (const Op& op : p.ops) {
+    switch (op.kind) {
+      case OpKind::load:
+        s += fmt::format("  v{} = load in[+{}] x{}\n", op.dst, op.offset, op.count);
+        break;
+      case OpKind::shuffle:
+        if (op.b >= 0)
+          s += fmt::format("  v{} = shuffle v{}, v{} [{}]\n", op.dst, op.a, op.b, index_text(op.index));
+        else
+          s += fmt::format("  v{} = shuffle v{} [{}]\n", op.dst, op.a, index_text(op.index));
+        break;
+      case OpKind::store:
+        s += fmt::format("  store out[+{}] x{} <- v{}\n", op.offset, op.count, op.src);
+        break;
+    }
+  }
+}
+
+nlohmann::ordered_json program_to_json(const BlockProgram& p) {
+  nlohmann::ordered_json jp;
+  jp["what"] = p.what;
+  jp["values"] = p.num_values;
+  jp["ops"] = nlohmann::ordered_json::array();
+  for (const Op& op : p.ops) {
+    switch (op.kind) {
+      case OpKind::load:
+        jp["ops"].push_back({{"op", "load"}, {"dst", op.dst}, {"offset", op.offset}, {"count", op.count}});
+        break;
+      case OpKind::shuffle:
+        jp["ops"].push_back({{"op", "shuffle"}, {"dst", op.dst}, {"a", op.a}, {"b", op.b}, {"index", op.index}});
+        break;
+      case OpKind::store:
+        jp["ops"].push_back({{"op", "store"}, {"src", op.src}, {"offset", op.offset}, {"count", op.count}});
+        break;
+    }
+  }
+  return jp;
+}
+
 }  // namespace
 
 std::string print_kernel(const Kernel& k) {
@@ -28,25 +69,11 @@ std::string print_kernel(const Kernel& k) {
     if (L.tail_bit >= 0) s += fmt::format(" tail_bit={}", L.tail_bit);
     s += fmt::format("  # {}\n", L.what);
   }
-  for (size_t pi = 0; pi < k.programs.size(); ++pi) {
-    const auto& p = k.programs[pi];
-    s += fmt::format("program {} ({}): {} values, {} ops\n", pi, p.what, p.num_values, p.ops.size());
-    for (const Op& op : p.ops) {
-      switch (op.kind) {
-        case OpKind::load:
-          s += fmt::format("  v{} = load in[+{}] x{}\n", op.dst, op.offset, op.count);
-          break;
-        case OpKind::shuffle:
-          if (op.b >= 0)
-            s += fmt::format("  v{} = shuffle v{}, v{} [{}]\n", op.dst, op.a, op.b, index_text(op.index));
-          else
-            s += fmt::format("  v{} = shuffle v{} [{}]\n", op.dst, op.a, index_text(op.index));
-          break;
-        case OpKind::store:
-          s += fmt::format("  store out[+{}] x{} <- v{}\n", op.offset, op.count, op.src);
-          break;
-      }
-    }
+  for (size_t pi = 0; pi < k.programs.size(); ++pi) print_program(s, fmt::format("program {}", pi), k.programs[pi]);
+  if (k.unroll > 1) {
+    s += fmt::format("unroll {}: runs of the innermost loop use these while {} blocks remain\n", k.unroll, k.unroll);
+    for (size_t pi = 0; pi < k.unrolled.size(); ++pi)
+      if (!k.unrolled[pi].ops.empty()) print_program(s, fmt::format("unrolled program {}", pi), k.unrolled[pi]);
   }
   return s;
 }
@@ -62,26 +89,10 @@ nlohmann::ordered_json kernel_to_json(const Kernel& k) {
     j["loops"].push_back({{"count", L.count}, {"in_stride", L.in_stride}, {"out_stride", L.out_stride},
                           {"tail_bit", L.tail_bit}, {"what", L.what}});
   j["programs"] = nlohmann::ordered_json::array();
-  for (const auto& p : k.programs) {
-    nlohmann::ordered_json jp;
-    jp["what"] = p.what;
-    jp["values"] = p.num_values;
-    jp["ops"] = nlohmann::ordered_json::array();
-    for (const Op& op : p.ops) {
-      switch (op.kind) {
-        case OpKind::load:
-          jp["ops"].push_back({{"op", "load"}, {"dst", op.dst}, {"offset", op.offset}, {"count", op.count}});
-          break;
-        case OpKind::shuffle:
-          jp["ops"].push_back({{"op", "shuffle"}, {"dst", op.dst}, {"a", op.a}, {"b", op.b}, {"index", op.index}});
-          break;
-        case OpKind::store:
-          jp["ops"].push_back({{"op", "store"}, {"src", op.src}, {"offset", op.offset}, {"count", op.count}});
-          break;
-      }
-    }
-    j["programs"].push_back(std::move(jp));
-  }
+  for (const auto& p : k.programs) j["programs"].push_back(program_to_json(p));
+  j["unroll"] = k.unroll;
+  j["unrolled"] = nlohmann::ordered_json::array();
+  for (const auto& p : k.unrolled) j["unrolled"].push_back(program_to_json(p));
   return j;
 }
 

@@ -21,12 +21,13 @@ struct IsaInfo {
   std::string_view name;
 };
 // Documentation order (contracts.md); isa_name() indexes it by enum value.
-constexpr std::array<IsaInfo, 6> kIsas = {{
+constexpr std::array<IsaInfo, 7> kIsas = {{
     {Isa::scalar, "scalar"},
     {Isa::avx2, "avx2"},
     {Isa::avx512, "avx512"},
     {Isa::neon, "neon"},
     {Isa::sve, "sve"},
+    {Isa::sve2, "sve2"},
     {Isa::sunway, "sunway"},
 }};
 
@@ -79,11 +80,12 @@ int resolve_vector_bits(const Target& target, const std::string& field) {
       return fixed;
     }
     case Isa::sve:
+    case Isa::sve2:
       if (bits == 0) return 512;  // A64FX, the SVE machine of paper 000's era
       if (bits < 128 || bits > 2048 || bits % 128 != 0)
-        throw UserError(field, fmt::format("isa sve needs vector_bits in 128..2048 and a multiple "
+        throw UserError(field, fmt::format("isa {} needs vector_bits in 128..2048 and a multiple "
                                            "of 128, got {}",
-                                           bits));
+                                           isa, bits));
       return bits;
     case Isa::sunway:
       if (bits == 0) return 512;  // SW26010-Pro, the current chip
@@ -195,8 +197,10 @@ std::string default_kernel_name(const Problem& p) {
   std::string name = fmt::format("gentt_{}_s{}_p{}_{}", p.dtype.name, fmt::join(p.shape, "x"),
                                  fmt::join(p.perm, "_"), isa_name(p.target.isa));
   // Only ISAs with a choice of widths carry it in the name: one spec may ask for several.
+  // (sve512, sunway256; sve2_512, since "sve2512" would read as a width of 2512.)
   if (p.target.isa == Isa::sve || p.target.isa == Isa::sunway)
     name += std::to_string(resolve_vector_bits(p.target, "vector_bits"));
+  if (p.target.isa == Isa::sve2) name += "_" + std::to_string(resolve_vector_bits(p.target, "vector_bits"));
   return name;
 }
 

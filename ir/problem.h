@@ -12,7 +12,9 @@
 
 namespace gentt {
 
-enum class Isa { scalar, avx2, avx512, neon, sve, sunway };
+// sve targets SVE (version 1); sve2 the same fixed-length SVE kernels using SVE2's two-register
+// table lookup (svtbl2). Both take vector_bits 128..2048.
+enum class Isa { scalar, avx2, avx512, neon, sve, sve2, sunway };
 
 // Every ISA name the spec accepts, in documentation order.
 const std::vector<Isa>& all_isas();
@@ -21,8 +23,8 @@ std::optional<Isa> parse_isa(std::string_view name);
 
 struct Target {
   Isa isa = Isa::scalar;
-  // Vector register width in bits. Fixed by the ISA except for SVE (128..2048, multiple of
-  // 128) and Sunway (256 = SW26010, 512 = SW26010-Pro). 0 = the ISA's default.
+  // Vector register width in bits. Fixed by the ISA except for SVE and SVE2 (128..2048,
+  // multiple of 128) and Sunway (256 = SW26010, 512 = SW26010-Pro). 0 = the ISA's default.
   int vector_bits = 0;
 };
 

@@ -13,8 +13,9 @@ namespace {
   throw InternalError(fmt::format("IR verifier: kernel {}: {}", k.name, what));
 }
 
-void verify_program(const Kernel& k, size_t pi, int64_t max_in_base, int64_t max_out_base) {
-  const BlockProgram& p = k.programs[pi];
+void verify_program(const Kernel& k, size_t pi, int64_t max_in_base, int64_t max_out_base,
+                    const std::vector<BlockProgram>& programs) {
+  const BlockProgram& p = programs[pi];
   std::vector<bool> defined(p.num_values, false);
   auto use = [&](int v, size_t oi) {
     if (v < 0 || v >= p.num_values || !defined[v])
@@ -86,7 +87,29 @@ void verify_kernel(const Kernel& k) {
       max_in += last * L.in_stride;
       max_out += last * L.out_stride;
     }
-    if (reachable) verify_program(k, pi, max_in, max_out);
+    if (reachable) verify_program(k, pi, max_in, max_out, k.programs);
+  }
+  // Unrolled programs: instance c runs at inner index i + c, and i + unroll never passes the
+  // innermost tail, so they start at most `unroll - 1` iterations before the last full one.
+  if (k.unroll > 1) {
+    if (k.loops.empty() || k.unrolled.size() != k.programs.size())
+      fail(k, "unrolled programs need an innermost loop and one entry per program");
+    const LoopDim& inner = k.loops.back();
+    for (size_t pi = 0; pi < k.unrolled.size(); ++pi) {
+      if (inner.tail_bit >= 0 && ((pi >> inner.tail_bit) & 1)) continue;
+      int64_t max_in = 0, max_out = 0;
+      bool reachable = true;
+      for (size_t d = 0; d < k.loops.size(); ++d) {
+        const LoopDim& L = k.loops[d];
+        int64_t last = L.count - 1;
+        if (d + 1 == k.loops.size()) last = L.count - k.unroll - (L.tail_bit >= 0 ? 1 : 0);
+        else if (L.tail_bit >= 0 && !((pi >> L.tail_bit) & 1)) last = L.count - 2;
+        if (last < 0) reachable = false;
+        max_in += last * L.in_stride;
+        max_out += last * L.out_stride;
+      }
+      if (reachable) verify_program(k, pi, max_in, max_out, k.unrolled);
+    }
   }
 }
 

@@ -166,7 +166,7 @@ namespace {
 
 using dl_f32_nchw_to_nhwc_elem = std::uint32_t;
 
-// Block program 0 (full blocks): 3 loads, 7 shuffles, 4 stores.
+// dl_f32_nchw_to_nhwc_block0 (full blocks): 3 loads, 7 shuffles, 4 stores.
 inline void dl_f32_nchw_to_nhwc_block0(const dl_f32_nchw_to_nhwc_elem* in, dl_f32_nchw_to_nhwc_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27};
   static const std::int8_t kIndex1[16] = {4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31};
@@ -192,6 +192,46 @@ inline void dl_f32_nchw_to_nhwc_block0(const dl_f32_nchw_to_nhwc_elem* in, dl_f3
   gentt_scalar::store(out + 36, v9, 12);
 }
 
+// dl_f32_nchw_to_nhwc_block0_x2 (full blocks x2): 6 loads, 14 shuffles, 8 stores.
+inline void dl_f32_nchw_to_nhwc_block0_x2(const dl_f32_nchw_to_nhwc_elem* in, dl_f32_nchw_to_nhwc_elem* out) {
+  static const std::int8_t kIndex0[16] = {0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27};
+  static const std::int8_t kIndex1[16] = {4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31};
+  static const std::int8_t kIndex2[16] = {4, 5, 6, 7, 0, 0, 0, 0, 12, 13, 14, 15, 0, 0, 0, 0};
+  static const std::int8_t kIndex3[16] = {16, 20, 0, 17, 21, 1, 18, 22, 2, 19, 23, 3, 0, 0, 0, 0};
+  static const std::int8_t kIndex4[16] = {0, 4, 16, 1, 5, 17, 2, 6, 18, 3, 7, 19, 0, 0, 0, 0};
+  static const std::int8_t kIndex5[16] = {24, 28, 8, 25, 29, 9, 26, 30, 10, 27, 31, 11, 0, 0, 0, 0};
+  static const std::int8_t kIndex6[16] = {8, 12, 24, 9, 13, 25, 10, 14, 26, 11, 15, 27, 0, 0, 0, 0};
+  dl_f32_nchw_to_nhwc_elem v0[16], v1[16], v2[16], v3[16], v4[16], v5[16], v6[16], v7[16], v8[16], v9[16], v10[16], v11[16], v12[16], v13[16], v14[16], v15[16], v16[16], v17[16], v18[16], v19[16];
+  gentt_scalar::load(v0, in + 0, 16);
+  gentt_scalar::load(v10, in + 16, 16);
+  gentt_scalar::load(v1, in + 50176, 16);
+  gentt_scalar::load(v11, in + 50192, 16);
+  gentt_scalar::load(v2, in + 100352, 16);
+  gentt_scalar::load(v12, in + 100368, 16);
+  gentt_scalar::shuffle2<16>(v3, v0, v1, kIndex0);
+  gentt_scalar::shuffle2<16>(v13, v10, v11, kIndex0);
+  gentt_scalar::shuffle2<16>(v4, v0, v1, kIndex1);
+  gentt_scalar::shuffle2<16>(v14, v10, v11, kIndex1);
+  gentt_scalar::shuffle1<16>(v5, v2, kIndex2);
+  gentt_scalar::shuffle1<16>(v15, v12, kIndex2);
+  gentt_scalar::shuffle2<16>(v6, v2, v3, kIndex3);
+  gentt_scalar::shuffle2<16>(v16, v12, v13, kIndex3);
+  gentt_scalar::shuffle2<16>(v7, v4, v5, kIndex4);
+  gentt_scalar::shuffle2<16>(v17, v14, v15, kIndex4);
+  gentt_scalar::shuffle2<16>(v8, v2, v3, kIndex5);
+  gentt_scalar::shuffle2<16>(v18, v12, v13, kIndex5);
+  gentt_scalar::shuffle2<16>(v9, v4, v5, kIndex6);
+  gentt_scalar::shuffle2<16>(v19, v14, v15, kIndex6);
+  gentt_scalar::store(out + 0, v6, 12);
+  gentt_scalar::store(out + 48, v16, 12);
+  gentt_scalar::store(out + 12, v7, 12);
+  gentt_scalar::store(out + 60, v17, 12);
+  gentt_scalar::store(out + 24, v8, 12);
+  gentt_scalar::store(out + 72, v18, 12);
+  gentt_scalar::store(out + 36, v9, 12);
+  gentt_scalar::store(out + 84, v19, 12);
+}
+
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
 //   i0: count 8, in_stride 150528, out_stride 150528  (axis 0)
 //   i1: count 3136, in_stride 16, out_stride 48  (axis 2 in chunks of 16)
@@ -205,6 +245,7 @@ void dl_f32_nchw_to_nhwc_run(const dl_f32_nchw_to_nhwc_elem* in, dl_f32_nchw_to_
     // One run of the innermost loop, to its end or to the part's end.
     const std::int64_t stop = i1 + (end - it < 3136 - i1 ? end - it : 3136 - i1);
     it += stop - i1;
+    for (; i1 + 2 <= stop; i1 += 2, in_off += 32, out_off += 96) dl_f32_nchw_to_nhwc_block0_x2(in + in_off, out + out_off);
     for (; i1 < stop; ++i1, in_off += 16, out_off += 48) dl_f32_nchw_to_nhwc_block0(in + in_off, out + out_off);
     if (i1 == 3136) {
       i1 = 0;
@@ -236,7 +277,7 @@ namespace {
 
 using dl_u8_hwc_to_chw_elem = std::uint8_t;
 
-// Block program 0 (full blocks): 4 loads, 7 shuffles, 3 stores.
+// dl_u8_hwc_to_chw_block0 (full blocks): 4 loads, 7 shuffles, 3 stores.
 inline void dl_u8_hwc_to_chw_block0(const dl_u8_hwc_to_chw_elem* in, dl_u8_hwc_to_chw_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 3, 19, 5, 21, 6, 22, 8, 24, 9, 25, 11, 27};
   static const std::int8_t kIndex1[16] = {1, 17, 0, 0, 4, 20, 0, 0, 7, 23, 0, 0, 10, 26, 0, 0};
@@ -259,6 +300,43 @@ inline void dl_u8_hwc_to_chw_block0(const dl_u8_hwc_to_chw_elem* in, dl_u8_hwc_t
   gentt_scalar::store(out + 100352, v10, 16);
 }
 
+// dl_u8_hwc_to_chw_block0_x2 (full blocks x2): 8 loads, 14 shuffles, 6 stores.
+inline void dl_u8_hwc_to_chw_block0_x2(const dl_u8_hwc_to_chw_elem* in, dl_u8_hwc_to_chw_elem* out) {
+  static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 3, 19, 5, 21, 6, 22, 8, 24, 9, 25, 11, 27};
+  static const std::int8_t kIndex1[16] = {1, 17, 0, 0, 4, 20, 0, 0, 7, 23, 0, 0, 10, 26, 0, 0};
+  static const std::int8_t kIndex2[16] = {0, 4, 8, 12, 1, 5, 9, 13, 16, 20, 24, 28, 17, 21, 25, 29};
+  static const std::int8_t kIndex3[16] = {2, 6, 10, 14, 3, 7, 11, 15, 18, 22, 26, 30, 19, 23, 27, 31};
+  dl_u8_hwc_to_chw_elem v0[16], v1[16], v2[16], v3[16], v4[16], v5[16], v6[16], v7[16], v8[16], v9[16], v10[16], v11[16], v12[16], v13[16], v14[16], v15[16], v16[16], v17[16], v18[16], v19[16], v20[16], v21[16];
+  gentt_scalar::load(v0, in + 0, 12);
+  gentt_scalar::load(v11, in + 48, 12);
+  gentt_scalar::load(v1, in + 12, 12);
+  gentt_scalar::load(v12, in + 60, 12);
+  gentt_scalar::load(v2, in + 24, 12);
+  gentt_scalar::load(v13, in + 72, 12);
+  gentt_scalar::load(v3, in + 36, 12);
+  gentt_scalar::load(v14, in + 84, 12);
+  gentt_scalar::shuffle2<16>(v4, v0, v1, kIndex0);
+  gentt_scalar::shuffle2<16>(v15, v11, v12, kIndex0);
+  gentt_scalar::shuffle2<16>(v5, v0, v1, kIndex1);
+  gentt_scalar::shuffle2<16>(v16, v11, v12, kIndex1);
+  gentt_scalar::shuffle2<16>(v6, v2, v3, kIndex0);
+  gentt_scalar::shuffle2<16>(v17, v13, v14, kIndex0);
+  gentt_scalar::shuffle2<16>(v7, v2, v3, kIndex1);
+  gentt_scalar::shuffle2<16>(v18, v13, v14, kIndex1);
+  gentt_scalar::shuffle2<16>(v8, v4, v6, kIndex2);
+  gentt_scalar::shuffle2<16>(v19, v15, v17, kIndex2);
+  gentt_scalar::shuffle2<16>(v9, v5, v7, kIndex2);
+  gentt_scalar::shuffle2<16>(v20, v16, v18, kIndex2);
+  gentt_scalar::shuffle2<16>(v10, v4, v6, kIndex3);
+  gentt_scalar::shuffle2<16>(v21, v15, v17, kIndex3);
+  gentt_scalar::store(out + 0, v8, 16);
+  gentt_scalar::store(out + 16, v19, 16);
+  gentt_scalar::store(out + 50176, v9, 16);
+  gentt_scalar::store(out + 50192, v20, 16);
+  gentt_scalar::store(out + 100352, v10, 16);
+  gentt_scalar::store(out + 100368, v21, 16);
+}
+
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
 //   i0: count 3136, in_stride 48, out_stride 16  (axis 0 in chunks of 16)
 void dl_u8_hwc_to_chw_run(const dl_u8_hwc_to_chw_elem* in, dl_u8_hwc_to_chw_elem* out, std::int64_t begin, std::int64_t end) {
@@ -270,6 +348,7 @@ void dl_u8_hwc_to_chw_run(const dl_u8_hwc_to_chw_elem* in, dl_u8_hwc_to_chw_elem
     // One run of the innermost loop, to its end or to the part's end.
     const std::int64_t stop = i0 + (end - it < 3136 - i0 ? end - it : 3136 - i0);
     it += stop - i0;
+    for (; i0 + 2 <= stop; i0 += 2, in_off += 96, out_off += 32) dl_u8_hwc_to_chw_block0_x2(in + in_off, out + out_off);
     for (; i0 < stop; ++i0, in_off += 48, out_off += 16) dl_u8_hwc_to_chw_block0(in + in_off, out + out_off);
   }
 }
@@ -296,7 +375,7 @@ namespace {
 
 using dl_f32_transpose_1024_elem = std::uint32_t;
 
-// Block program 0 (full blocks): 16 loads, 64 shuffles, 16 stores.
+// dl_f32_transpose_1024_block0 (full blocks): 16 loads, 64 shuffles, 16 stores.
 inline void dl_f32_transpose_1024_block0(const dl_f32_transpose_1024_elem* in, dl_f32_transpose_1024_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30};
   static const std::int8_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31};
@@ -450,7 +529,7 @@ namespace {
 
 using dl_bf16_heads_elem = std::uint16_t;
 
-// Block program 0 (full blocks): 1 loads, 0 shuffles, 1 stores.
+// dl_bf16_heads_block0 (full blocks): 1 loads, 0 shuffles, 1 stores.
 inline void dl_bf16_heads_block0(const dl_bf16_heads_elem* in, dl_bf16_heads_elem* out) {
   dl_bf16_heads_elem v0[16];
   gentt_scalar::load(v0, in + 0, 16);

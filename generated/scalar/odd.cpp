@@ -171,7 +171,7 @@ namespace {
 
 using odd_bytes3_rgb_planes_elem = gentt_bytes<3>;
 
-// Block program 0 (full blocks): 8 loads, 21 shuffles, 5 stores.
+// odd_bytes3_rgb_planes_block0 (full blocks): 8 loads, 21 shuffles, 5 stores.
 inline void odd_bytes3_rgb_planes_block0(const odd_bytes3_rgb_planes_elem* in, odd_bytes3_rgb_planes_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 0, 0, 5, 21, 7, 23, 9, 25, 0, 0};
   static const std::int8_t kIndex1[16] = {1, 17, 3, 19, 0, 0, 0, 0, 6, 22, 8, 24, 0, 0, 0, 0};
@@ -217,7 +217,7 @@ inline void odd_bytes3_rgb_planes_block0(const odd_bytes3_rgb_planes_elem* in, o
   gentt_scalar::store(out + 2108, v28, 16);
 }
 
-// Block program 1 (axis 0 tail (15 of 16)): 8 loads, 21 shuffles, 5 stores.
+// odd_bytes3_rgb_planes_block1 (axis 0 tail (15 of 16)): 8 loads, 21 shuffles, 5 stores.
 inline void odd_bytes3_rgb_planes_block1(const odd_bytes3_rgb_planes_elem* in, odd_bytes3_rgb_planes_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 0, 0, 5, 21, 7, 23, 9, 25, 0, 0};
   static const std::int8_t kIndex1[16] = {1, 17, 3, 19, 0, 0, 0, 0, 6, 22, 8, 24, 0, 0, 0, 0};
@@ -279,7 +279,8 @@ void odd_bytes3_rgb_planes_run(const odd_bytes3_rgb_planes_elem* in, odd_bytes3_
     // One run of the innermost loop, to its end or to the part's end.
     const std::int64_t stop = i0 + (end - it < 33 - i0 ? end - it : 33 - i0);
     it += stop - i0;
-    for (; i0 < stop && i0 < 32; ++i0, in_off += 80, out_off += 16) odd_bytes3_rgb_planes_block0(in + in_off, out + out_off);
+    const std::int64_t full_stop = stop < 32 ? stop : 32;
+    for (; i0 < full_stop; ++i0, in_off += 80, out_off += 16) odd_bytes3_rgb_planes_block0(in + in_off, out + out_off);
     if (i0 < stop) {
       odd_bytes3_rgb_planes_block1(in + in_off, out + out_off);
       ++i0, in_off += 80, out_off += 16;
@@ -309,7 +310,7 @@ namespace {
 
 using odd_bytes12_xyz_elem = gentt_bytes<12>;
 
-// Block program 0 (full blocks): 4 loads, 8 shuffles, 4 stores.
+// odd_bytes12_xyz_block0 (full blocks): 4 loads, 8 shuffles, 4 stores.
 inline void odd_bytes12_xyz_block0(const odd_bytes12_xyz_elem* in, odd_bytes12_xyz_elem* out) {
   static const std::int8_t kIndex0[4] = {0, 4, 2, 6};
   static const std::int8_t kIndex1[4] = {1, 5, 3, 7};
@@ -334,7 +335,7 @@ inline void odd_bytes12_xyz_block0(const odd_bytes12_xyz_elem* in, odd_bytes12_x
   gentt_scalar::store(out + 30, v11, 4);
 }
 
-// Block program 1 (axis 0 tail (2 of 4)): 2 loads, 4 shuffles, 4 stores.
+// odd_bytes12_xyz_block1 (axis 0 tail (2 of 4)): 2 loads, 4 shuffles, 4 stores.
 inline void odd_bytes12_xyz_block1(const odd_bytes12_xyz_elem* in, odd_bytes12_xyz_elem* out) {
   static const std::int8_t kIndex0[4] = {0, 4, 2, 6};
   static const std::int8_t kIndex1[4] = {1, 5, 3, 7};
@@ -365,7 +366,8 @@ void odd_bytes12_xyz_run(const odd_bytes12_xyz_elem* in, odd_bytes12_xyz_elem* o
     // One run of the innermost loop, to its end or to the part's end.
     const std::int64_t stop = i1 + (end - it < 3 - i1 ? end - it : 3 - i1);
     it += stop - i1;
-    for (; i1 < stop && i1 < 2; ++i1, in_off += 528, out_off += 4) odd_bytes12_xyz_block0(in + in_off, out + out_off);
+    const std::int64_t full_stop = stop < 2 ? stop : 2;
+    for (; i1 < full_stop; ++i1, in_off += 528, out_off += 4) odd_bytes12_xyz_block0(in + in_off, out + out_off);
     if (i1 < stop) {
       odd_bytes12_xyz_block1(in + in_off, out + out_off);
       ++i1, in_off += 528, out_off += 4;
@@ -401,7 +403,7 @@ namespace {
 
 using odd_c128_64p3_p210_elem = gentt_bytes<16>;
 
-// Block program 0 (full blocks): 4 loads, 8 shuffles, 4 stores.
+// odd_c128_64p3_p210_block0 (full blocks): 4 loads, 8 shuffles, 4 stores.
 inline void odd_c128_64p3_p210_block0(const odd_c128_64p3_p210_elem* in, odd_c128_64p3_p210_elem* out) {
   static const std::int8_t kIndex0[4] = {0, 4, 2, 6};
   static const std::int8_t kIndex1[4] = {1, 5, 3, 7};
@@ -426,6 +428,47 @@ inline void odd_c128_64p3_p210_block0(const odd_c128_64p3_p210_elem* in, odd_c12
   gentt_scalar::store(out + 12288, v11, 4);
 }
 
+// odd_c128_64p3_p210_block0_x2 (full blocks x2): 8 loads, 16 shuffles, 8 stores.
+inline void odd_c128_64p3_p210_block0_x2(const odd_c128_64p3_p210_elem* in, odd_c128_64p3_p210_elem* out) {
+  static const std::int8_t kIndex0[4] = {0, 4, 2, 6};
+  static const std::int8_t kIndex1[4] = {1, 5, 3, 7};
+  static const std::int8_t kIndex2[4] = {0, 1, 4, 5};
+  static const std::int8_t kIndex3[4] = {2, 3, 6, 7};
+  odd_c128_64p3_p210_elem v0[4], v1[4], v2[4], v3[4], v4[4], v5[4], v6[4], v7[4], v8[4], v9[4], v10[4], v11[4], v12[4], v13[4], v14[4], v15[4], v16[4], v17[4], v18[4], v19[4], v20[4], v21[4], v22[4], v23[4];
+  gentt_scalar::load(v0, in + 0, 4);
+  gentt_scalar::load(v12, in + 16384, 4);
+  gentt_scalar::load(v1, in + 4096, 4);
+  gentt_scalar::load(v13, in + 20480, 4);
+  gentt_scalar::load(v2, in + 8192, 4);
+  gentt_scalar::load(v14, in + 24576, 4);
+  gentt_scalar::load(v3, in + 12288, 4);
+  gentt_scalar::load(v15, in + 28672, 4);
+  gentt_scalar::shuffle2<4>(v4, v0, v1, kIndex0);
+  gentt_scalar::shuffle2<4>(v16, v12, v13, kIndex0);
+  gentt_scalar::shuffle2<4>(v5, v0, v1, kIndex1);
+  gentt_scalar::shuffle2<4>(v17, v12, v13, kIndex1);
+  gentt_scalar::shuffle2<4>(v6, v2, v3, kIndex0);
+  gentt_scalar::shuffle2<4>(v18, v14, v15, kIndex0);
+  gentt_scalar::shuffle2<4>(v7, v2, v3, kIndex1);
+  gentt_scalar::shuffle2<4>(v19, v14, v15, kIndex1);
+  gentt_scalar::shuffle2<4>(v8, v4, v6, kIndex2);
+  gentt_scalar::shuffle2<4>(v20, v16, v18, kIndex2);
+  gentt_scalar::shuffle2<4>(v9, v5, v7, kIndex2);
+  gentt_scalar::shuffle2<4>(v21, v17, v19, kIndex2);
+  gentt_scalar::shuffle2<4>(v10, v4, v6, kIndex3);
+  gentt_scalar::shuffle2<4>(v22, v16, v18, kIndex3);
+  gentt_scalar::shuffle2<4>(v11, v5, v7, kIndex3);
+  gentt_scalar::shuffle2<4>(v23, v17, v19, kIndex3);
+  gentt_scalar::store(out + 0, v8, 4);
+  gentt_scalar::store(out + 4, v20, 4);
+  gentt_scalar::store(out + 4096, v9, 4);
+  gentt_scalar::store(out + 4100, v21, 4);
+  gentt_scalar::store(out + 8192, v10, 4);
+  gentt_scalar::store(out + 8196, v22, 4);
+  gentt_scalar::store(out + 12288, v11, 4);
+  gentt_scalar::store(out + 12292, v23, 4);
+}
+
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
 //   i0: count 16, in_stride 4, out_stride 16384  (axis 2 in chunks of 4)
 //   i1: count 64, in_stride 64, out_stride 64  (axis 1)
@@ -441,6 +484,7 @@ void odd_c128_64p3_p210_run(const odd_c128_64p3_p210_elem* in, odd_c128_64p3_p21
     // One run of the innermost loop, to its end or to the part's end.
     const std::int64_t stop = i2 + (end - it < 16 - i2 ? end - it : 16 - i2);
     it += stop - i2;
+    for (; i2 + 2 <= stop; i2 += 2, in_off += 32768, out_off += 8) odd_c128_64p3_p210_block0_x2(in + in_off, out + out_off);
     for (; i2 < stop; ++i2, in_off += 16384, out_off += 4) odd_c128_64p3_p210_block0(in + in_off, out + out_off);
     if (i2 == 16) {
       i2 = 0;
@@ -477,7 +521,7 @@ namespace {
 
 using odd_f32_511x513_elem = std::uint32_t;
 
-// Block program 0 (full blocks): 16 loads, 64 shuffles, 16 stores.
+// odd_f32_511x513_block0 (full blocks): 16 loads, 64 shuffles, 16 stores.
 inline void odd_f32_511x513_block0(const odd_f32_511x513_elem* in, odd_f32_511x513_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30};
   static const std::int8_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31};
@@ -586,7 +630,7 @@ inline void odd_f32_511x513_block0(const odd_f32_511x513_elem* in, odd_f32_511x5
   gentt_scalar::store(out + 7665, v79, 16);
 }
 
-// Block program 1 (axis 1 tail (1 of 16)): 16 loads, 15 shuffles, 1 stores.
+// odd_f32_511x513_block1 (axis 1 tail (1 of 16)): 16 loads, 15 shuffles, 1 stores.
 inline void odd_f32_511x513_block1(const odd_f32_511x513_elem* in, odd_f32_511x513_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   static const std::int8_t kIndex1[16] = {0, 1, 16, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -627,7 +671,7 @@ inline void odd_f32_511x513_block1(const odd_f32_511x513_elem* in, odd_f32_511x5
   gentt_scalar::store(out + 0, v30, 16);
 }
 
-// Block program 2 (axis 0 tail (15 of 16)): 15 loads, 63 shuffles, 16 stores.
+// odd_f32_511x513_block2 (axis 0 tail (15 of 16)): 15 loads, 63 shuffles, 16 stores.
 inline void odd_f32_511x513_block2(const odd_f32_511x513_elem* in, odd_f32_511x513_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30};
   static const std::int8_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31};
@@ -741,7 +785,7 @@ inline void odd_f32_511x513_block2(const odd_f32_511x513_elem* in, odd_f32_511x5
   gentt_scalar::store(out + 7665, v77, 15);
 }
 
-// Block program 3 (axis 1 tail (1 of 16), axis 0 tail (15 of 16)): 15 loads, 14 shuffles, 1 stores.
+// odd_f32_511x513_block3 (axis 1 tail (1 of 16), axis 0 tail (15 of 16)): 15 loads, 14 shuffles, 1 stores.
 inline void odd_f32_511x513_block3(const odd_f32_511x513_elem* in, odd_f32_511x513_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   static const std::int8_t kIndex1[16] = {0, 1, 16, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -797,7 +841,8 @@ void odd_f32_511x513_run(const odd_f32_511x513_elem* in, odd_f32_511x513_elem* o
     it += stop - i1;
     switch (i0 == 32 ? 1 : 0) {
       case 0: {
-        for (; i1 < stop && i1 < 31; ++i1, in_off += 8208, out_off += 16) odd_f32_511x513_block0(in + in_off, out + out_off);
+        const std::int64_t full_stop = stop < 31 ? stop : 31;
+        for (; i1 < full_stop; ++i1, in_off += 8208, out_off += 16) odd_f32_511x513_block0(in + in_off, out + out_off);
         if (i1 < stop) {
           odd_f32_511x513_block2(in + in_off, out + out_off);
           ++i1, in_off += 8208, out_off += 16;
@@ -805,7 +850,8 @@ void odd_f32_511x513_run(const odd_f32_511x513_elem* in, odd_f32_511x513_elem* o
         break;
       }
       case 1: {
-        for (; i1 < stop && i1 < 31; ++i1, in_off += 8208, out_off += 16) odd_f32_511x513_block1(in + in_off, out + out_off);
+        const std::int64_t full_stop = stop < 31 ? stop : 31;
+        for (; i1 < full_stop; ++i1, in_off += 8208, out_off += 16) odd_f32_511x513_block1(in + in_off, out + out_off);
         if (i1 < stop) {
           odd_f32_511x513_block3(in + in_off, out + out_off);
           ++i1, in_off += 8208, out_off += 16;

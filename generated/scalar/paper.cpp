@@ -170,7 +170,7 @@ namespace {
 
 using paper_f32_64x32x32x4_p2103_elem = std::uint32_t;
 
-// Block program 0 (full blocks): 4 loads, 8 shuffles, 4 stores.
+// paper_f32_64x32x32x4_p2103_block0 (full blocks): 4 loads, 8 shuffles, 4 stores.
 inline void paper_f32_64x32x32x4_p2103_block0(const paper_f32_64x32x32x4_p2103_elem* in, paper_f32_64x32x32x4_p2103_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27};
   static const std::int8_t kIndex1[16] = {4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31};
@@ -195,6 +195,47 @@ inline void paper_f32_64x32x32x4_p2103_block0(const paper_f32_64x32x32x4_p2103_e
   gentt_scalar::store(out + 24576, v11, 16);
 }
 
+// paper_f32_64x32x32x4_p2103_block0_x2 (full blocks x2): 8 loads, 16 shuffles, 8 stores.
+inline void paper_f32_64x32x32x4_p2103_block0_x2(const paper_f32_64x32x32x4_p2103_elem* in, paper_f32_64x32x32x4_p2103_elem* out) {
+  static const std::int8_t kIndex0[16] = {0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27};
+  static const std::int8_t kIndex1[16] = {4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31};
+  static const std::int8_t kIndex2[16] = {0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23};
+  static const std::int8_t kIndex3[16] = {8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31};
+  paper_f32_64x32x32x4_p2103_elem v0[16], v1[16], v2[16], v3[16], v4[16], v5[16], v6[16], v7[16], v8[16], v9[16], v10[16], v11[16], v12[16], v13[16], v14[16], v15[16], v16[16], v17[16], v18[16], v19[16], v20[16], v21[16], v22[16], v23[16];
+  gentt_scalar::load(v0, in + 0, 16);
+  gentt_scalar::load(v12, in + 16384, 16);
+  gentt_scalar::load(v1, in + 4096, 16);
+  gentt_scalar::load(v13, in + 20480, 16);
+  gentt_scalar::load(v2, in + 8192, 16);
+  gentt_scalar::load(v14, in + 24576, 16);
+  gentt_scalar::load(v3, in + 12288, 16);
+  gentt_scalar::load(v15, in + 28672, 16);
+  gentt_scalar::shuffle2<16>(v4, v0, v1, kIndex0);
+  gentt_scalar::shuffle2<16>(v16, v12, v13, kIndex0);
+  gentt_scalar::shuffle2<16>(v5, v0, v1, kIndex1);
+  gentt_scalar::shuffle2<16>(v17, v12, v13, kIndex1);
+  gentt_scalar::shuffle2<16>(v6, v2, v3, kIndex0);
+  gentt_scalar::shuffle2<16>(v18, v14, v15, kIndex0);
+  gentt_scalar::shuffle2<16>(v7, v2, v3, kIndex1);
+  gentt_scalar::shuffle2<16>(v19, v14, v15, kIndex1);
+  gentt_scalar::shuffle2<16>(v8, v4, v6, kIndex2);
+  gentt_scalar::shuffle2<16>(v20, v16, v18, kIndex2);
+  gentt_scalar::shuffle2<16>(v9, v5, v7, kIndex2);
+  gentt_scalar::shuffle2<16>(v21, v17, v19, kIndex2);
+  gentt_scalar::shuffle2<16>(v10, v4, v6, kIndex3);
+  gentt_scalar::shuffle2<16>(v22, v16, v18, kIndex3);
+  gentt_scalar::shuffle2<16>(v11, v5, v7, kIndex3);
+  gentt_scalar::shuffle2<16>(v23, v17, v19, kIndex3);
+  gentt_scalar::store(out + 0, v8, 16);
+  gentt_scalar::store(out + 16, v20, 16);
+  gentt_scalar::store(out + 8192, v9, 16);
+  gentt_scalar::store(out + 8208, v21, 16);
+  gentt_scalar::store(out + 16384, v10, 16);
+  gentt_scalar::store(out + 16400, v22, 16);
+  gentt_scalar::store(out + 24576, v11, 16);
+  gentt_scalar::store(out + 24592, v23, 16);
+}
+
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
 //   i0: count 8, in_stride 16, out_stride 32768  (axis 2 in chunks of 4)
 //   i1: count 32, in_stride 128, out_stride 256  (axis 1)
@@ -210,6 +251,7 @@ void paper_f32_64x32x32x4_p2103_run(const paper_f32_64x32x32x4_p2103_elem* in, p
     // One run of the innermost loop, to its end or to the part's end.
     const std::int64_t stop = i2 + (end - it < 16 - i2 ? end - it : 16 - i2);
     it += stop - i2;
+    for (; i2 + 2 <= stop; i2 += 2, in_off += 32768, out_off += 32) paper_f32_64x32x32x4_p2103_block0_x2(in + in_off, out + out_off);
     for (; i2 < stop; ++i2, in_off += 16384, out_off += 16) paper_f32_64x32x32x4_p2103_block0(in + in_off, out + out_off);
     if (i2 == 16) {
       i2 = 0;
@@ -246,7 +288,7 @@ namespace {
 
 using paper_f32_128x64x32x16_p1302_elem = std::uint32_t;
 
-// Block program 0 (full blocks): 16 loads, 64 shuffles, 16 stores.
+// paper_f32_128x64x32x16_p1302_block0 (full blocks): 16 loads, 64 shuffles, 16 stores.
 inline void paper_f32_128x64x32x16_p1302_block0(const paper_f32_128x64x32x16_p1302_elem* in, paper_f32_128x64x32x16_p1302_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30};
   static const std::int8_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31};
@@ -406,7 +448,7 @@ namespace {
 
 using paper_f32_7x9x5x11x13_p43210_elem = std::uint32_t;
 
-// Block program 0 (full blocks): 14 loads, 59 shuffles, 13 stores.
+// paper_f32_7x9x5x11x13_p43210_block0 (full blocks): 14 loads, 59 shuffles, 13 stores.
 inline void paper_f32_7x9x5x11x13_p43210_block0(const paper_f32_7x9x5x11x13_p43210_elem* in, paper_f32_7x9x5x11x13_p43210_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 0, 0};
   static const std::int8_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 0, 0, 0, 0};
@@ -512,7 +554,7 @@ inline void paper_f32_7x9x5x11x13_p43210_block0(const paper_f32_7x9x5x11x13_p432
   gentt_scalar::store(out + 41580, v72, 14);
 }
 
-// Block program 1 (axis 1 tail (1 of 2)): 7 loads, 28 shuffles, 13 stores.
+// paper_f32_7x9x5x11x13_p43210_block1 (axis 1 tail (1 of 2)): 7 loads, 28 shuffles, 13 stores.
 inline void paper_f32_7x9x5x11x13_p43210_block1(const paper_f32_7x9x5x11x13_p43210_elem* in, paper_f32_7x9x5x11x13_p43210_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 0, 0};
   static const std::int8_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 0, 0, 0, 0};
@@ -594,7 +636,8 @@ void paper_f32_7x9x5x11x13_p43210_run(const paper_f32_7x9x5x11x13_p43210_elem* i
     // One run of the innermost loop, to its end or to the part's end.
     const std::int64_t stop = i2 + (end - it < 5 - i2 ? end - it : 5 - i2);
     it += stop - i2;
-    for (; i2 < stop && i2 < 4; ++i2, in_off += 1430, out_off += 14) paper_f32_7x9x5x11x13_p43210_block0(in + in_off, out + out_off);
+    const std::int64_t full_stop = stop < 4 ? stop : 4;
+    for (; i2 < full_stop; ++i2, in_off += 1430, out_off += 14) paper_f32_7x9x5x11x13_p43210_block0(in + in_off, out + out_off);
     if (i2 < stop) {
       paper_f32_7x9x5x11x13_p43210_block1(in + in_off, out + out_off);
       ++i2, in_off += 1430, out_off += 14;
@@ -634,7 +677,7 @@ namespace {
 
 using paper_f32_27p5_p41203_elem = std::uint32_t;
 
-// Block program 0 (full blocks): 16 loads, 64 shuffles, 16 stores.
+// paper_f32_27p5_p41203_block0 (full blocks): 16 loads, 64 shuffles, 16 stores.
 inline void paper_f32_27p5_p41203_block0(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30};
   static const std::int8_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31};
@@ -743,7 +786,7 @@ inline void paper_f32_27p5_p41203_block0(const paper_f32_27p5_p41203_elem* in, p
   gentt_scalar::store(out + 7971615, v79, 16);
 }
 
-// Block program 1 (axis 3 tail (11 of 16)): 16 loads, 59 shuffles, 11 stores.
+// paper_f32_27p5_p41203_block1 (axis 3 tail (11 of 16)): 16 loads, 59 shuffles, 11 stores.
 inline void paper_f32_27p5_p41203_block1(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 0, 0, 0, 0};
   static const std::int8_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 0, 0, 0, 0, 0, 0};
@@ -844,7 +887,7 @@ inline void paper_f32_27p5_p41203_block1(const paper_f32_27p5_p41203_elem* in, p
   gentt_scalar::store(out + 5314410, v74, 16);
 }
 
-// Block program 2 (axis 2 tail (11 of 16)): 11 loads, 51 shuffles, 16 stores.
+// paper_f32_27p5_p41203_block2 (axis 2 tail (11 of 16)): 11 loads, 51 shuffles, 16 stores.
 inline void paper_f32_27p5_p41203_block2(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30};
   static const std::int8_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31};
@@ -943,7 +986,7 @@ inline void paper_f32_27p5_p41203_block2(const paper_f32_27p5_p41203_elem* in, p
   gentt_scalar::store(out + 7971615, v61, 11);
 }
 
-// Block program 3 (axis 3 tail (11 of 16), axis 2 tail (11 of 16)): 11 loads, 46 shuffles, 11 stores.
+// paper_f32_27p5_p41203_block3 (axis 3 tail (11 of 16), axis 2 tail (11 of 16)): 11 loads, 46 shuffles, 11 stores.
 inline void paper_f32_27p5_p41203_block3(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 0, 0, 0, 0};
   static const std::int8_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 0, 0, 0, 0, 0, 0};
@@ -1052,7 +1095,8 @@ void paper_f32_27p5_p41203_run(const paper_f32_27p5_p41203_elem* in, paper_f32_2
     it += stop - i3;
     switch (i0 == 1 ? 1 : 0) {
       case 0: {
-        for (; i3 < stop && i3 < 1; ++i3, in_off += 432, out_off += 16) paper_f32_27p5_p41203_block0(in + in_off, out + out_off);
+        const std::int64_t full_stop = stop < 1 ? stop : 1;
+        for (; i3 < full_stop; ++i3, in_off += 432, out_off += 16) paper_f32_27p5_p41203_block0(in + in_off, out + out_off);
         if (i3 < stop) {
           paper_f32_27p5_p41203_block2(in + in_off, out + out_off);
           ++i3, in_off += 432, out_off += 16;
@@ -1060,7 +1104,8 @@ void paper_f32_27p5_p41203_run(const paper_f32_27p5_p41203_elem* in, paper_f32_2
         break;
       }
       case 1: {
-        for (; i3 < stop && i3 < 1; ++i3, in_off += 432, out_off += 16) paper_f32_27p5_p41203_block1(in + in_off, out + out_off);
+        const std::int64_t full_stop = stop < 1 ? stop : 1;
+        for (; i3 < full_stop; ++i3, in_off += 432, out_off += 16) paper_f32_27p5_p41203_block1(in + in_off, out + out_off);
         if (i3 < stop) {
           paper_f32_27p5_p41203_block3(in + in_off, out + out_off);
           ++i3, in_off += 432, out_off += 16;

@@ -157,7 +157,7 @@ namespace {
 
 using quantum_f32_2p10_p3562049718_elem = std::uint32_t;
 
-// Block program 0 (full blocks): 2 loads, 2 shuffles, 2 stores.
+// quantum_f32_2p10_p3562049718_block0 (full blocks): 2 loads, 2 shuffles, 2 stores.
 inline void quantum_f32_2p10_p3562049718_block0(const quantum_f32_2p10_p3562049718_elem* in, quantum_f32_2p10_p3562049718_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 2, 16, 18, 4, 6, 20, 22, 1, 3, 17, 19, 5, 7, 21, 23};
   static const std::int8_t kIndex1[16] = {8, 10, 24, 26, 12, 14, 28, 30, 9, 11, 25, 27, 13, 15, 29, 31};
@@ -233,7 +233,7 @@ namespace {
 
 using quantum_f32_2p10_reversed_elem = std::uint32_t;
 
-// Block program 0 (full blocks): 16 loads, 64 shuffles, 16 stores.
+// quantum_f32_2p10_reversed_block0 (full blocks): 16 loads, 64 shuffles, 16 stores.
 inline void quantum_f32_2p10_reversed_block0(const quantum_f32_2p10_reversed_elem* in, quantum_f32_2p10_reversed_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30};
   static const std::int8_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31};
@@ -386,7 +386,7 @@ namespace {
 
 using quantum_c128_2p12_p_elem = gentt_bytes<16>;
 
-// Block program 0 (full blocks): 4 loads, 8 shuffles, 4 stores.
+// quantum_c128_2p12_p_block0 (full blocks): 4 loads, 8 shuffles, 4 stores.
 inline void quantum_c128_2p12_p_block0(const quantum_c128_2p12_p_elem* in, quantum_c128_2p12_p_elem* out) {
   static const std::int8_t kIndex0[4] = {0, 4, 2, 6};
   static const std::int8_t kIndex1[4] = {1, 5, 3, 7};

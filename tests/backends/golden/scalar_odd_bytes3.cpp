@@ -140,7 +140,7 @@ namespace {
 
 using odd_bytes3_elem = gentt_bytes<3>;
 
-// Block program 0 (full blocks): 4 loads, 7 shuffles, 3 stores.
+// odd_bytes3_block0 (full blocks): 4 loads, 7 shuffles, 3 stores.
 inline void odd_bytes3_block0(const odd_bytes3_elem* in, odd_bytes3_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 3, 19, 5, 21, 6, 22, 8, 24, 9, 25, 11, 27};
   static const std::int8_t kIndex1[16] = {1, 17, 0, 0, 4, 20, 0, 0, 7, 23, 0, 0, 10, 26, 0, 0};
@@ -163,7 +163,7 @@ inline void odd_bytes3_block0(const odd_bytes3_elem* in, odd_bytes3_elem* out) {
   gentt_scalar::store(out + 70, v10, 16);
 }
 
-// Block program 1 (axis 0 tail (3 of 16)): 1 loads, 5 shuffles, 3 stores.
+// odd_bytes3_block1 (axis 0 tail (3 of 16)): 1 loads, 5 shuffles, 3 stores.
 inline void odd_bytes3_block1(const odd_bytes3_elem* in, odd_bytes3_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 0, 2, 0, 3, 0, 5, 0, 6, 0, 8, 0, 0, 0, 0, 0};
   static const std::int8_t kIndex1[16] = {1, 0, 0, 0, 4, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0};
@@ -192,7 +192,8 @@ void odd_bytes3_run(const odd_bytes3_elem* in, odd_bytes3_elem* out, std::int64_
     // One run of the innermost loop, to its end or to the part's end.
     const std::int64_t stop = i0 + (end - it < 3 - i0 ? end - it : 3 - i0);
     it += stop - i0;
-    for (; i0 < stop && i0 < 2; ++i0, in_off += 48, out_off += 16) odd_bytes3_block0(in + in_off, out + out_off);
+    const std::int64_t full_stop = stop < 2 ? stop : 2;
+    for (; i0 < full_stop; ++i0, in_off += 48, out_off += 16) odd_bytes3_block0(in + in_off, out + out_off);
     if (i0 < stop) {
       odd_bytes3_block1(in + in_off, out + out_off);
       ++i0, in_off += 48, out_off += 16;

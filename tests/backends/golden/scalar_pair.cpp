@@ -151,7 +151,7 @@ namespace {
 
 using pair_a_elem = std::uint8_t;
 
-// Block program 0 (full blocks): 16 loads, 64 shuffles, 16 stores.
+// pair_a_block0 (full blocks): 16 loads, 64 shuffles, 16 stores.
 inline void pair_a_block0(const pair_a_elem* in, pair_a_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30};
   static const std::int8_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31};
@@ -260,7 +260,7 @@ inline void pair_a_block0(const pair_a_elem* in, pair_a_elem* out) {
   gentt_scalar::store(out + 600, v79, 16);
 }
 
-// Block program 1 (axis 1 tail (8 of 16)): 16 loads, 56 shuffles, 8 stores.
+// pair_a_block1 (axis 1 tail (8 of 16)): 16 loads, 56 shuffles, 8 stores.
 inline void pair_a_block1(const pair_a_elem* in, pair_a_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 0, 0, 0, 0, 0, 0, 0, 0};
   static const std::int8_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -352,7 +352,7 @@ inline void pair_a_block1(const pair_a_elem* in, pair_a_elem* out) {
   gentt_scalar::store(out + 280, v71, 16);
 }
 
-// Block program 2 (axis 0 tail (8 of 16)): 8 loads, 32 shuffles, 16 stores.
+// pair_a_block2 (axis 0 tail (8 of 16)): 8 loads, 32 shuffles, 16 stores.
 inline void pair_a_block2(const pair_a_elem* in, pair_a_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30};
   static const std::int8_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31};
@@ -420,7 +420,7 @@ inline void pair_a_block2(const pair_a_elem* in, pair_a_elem* out) {
   gentt_scalar::store(out + 600, v39, 8);
 }
 
-// Block program 3 (axis 1 tail (8 of 16), axis 0 tail (8 of 16)): 8 loads, 24 shuffles, 8 stores.
+// pair_a_block3 (axis 1 tail (8 of 16), axis 0 tail (8 of 16)): 8 loads, 24 shuffles, 8 stores.
 inline void pair_a_block3(const pair_a_elem* in, pair_a_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 0, 0, 0, 0, 0, 0, 0, 0};
   static const std::int8_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -486,7 +486,8 @@ void pair_a_run(const pair_a_elem* in, pair_a_elem* out, std::int64_t begin, std
     it += stop - i1;
     switch (i0 == 1 ? 1 : 0) {
       case 0: {
-        for (; i1 < stop && i1 < 2; ++i1, in_off += 384, out_off += 16) pair_a_block0(in + in_off, out + out_off);
+        const std::int64_t full_stop = stop < 2 ? stop : 2;
+        for (; i1 < full_stop; ++i1, in_off += 384, out_off += 16) pair_a_block0(in + in_off, out + out_off);
         if (i1 < stop) {
           pair_a_block2(in + in_off, out + out_off);
           ++i1, in_off += 384, out_off += 16;
@@ -494,7 +495,8 @@ void pair_a_run(const pair_a_elem* in, pair_a_elem* out, std::int64_t begin, std
         break;
       }
       case 1: {
-        for (; i1 < stop && i1 < 2; ++i1, in_off += 384, out_off += 16) pair_a_block1(in + in_off, out + out_off);
+        const std::int64_t full_stop = stop < 2 ? stop : 2;
+        for (; i1 < full_stop; ++i1, in_off += 384, out_off += 16) pair_a_block1(in + in_off, out + out_off);
         if (i1 < stop) {
           pair_a_block3(in + in_off, out + out_off);
           ++i1, in_off += 384, out_off += 16;
@@ -533,7 +535,7 @@ namespace {
 
 using pair_b_elem = std::uint64_t;
 
-// Block program 0 (full blocks): 4 loads, 8 shuffles, 4 stores.
+// pair_b_block0 (full blocks): 4 loads, 8 shuffles, 4 stores.
 inline void pair_b_block0(const pair_b_elem* in, pair_b_elem* out) {
   static const std::int8_t kIndex0[8] = {0, 8, 2, 10, 4, 12, 6, 14};
   static const std::int8_t kIndex1[8] = {1, 9, 3, 11, 5, 13, 7, 15};
