@@ -44,8 +44,8 @@ std::string plan_summary(const Plan& plan, const Kernel& kernel) {
   s += fmt::format("output row (lane bit 0 first): {}\n", bits_text(plan.out_row));
   s += fmt::format("shuffle steps: {}; padding efficiency: {:.1f}%\n", plan.shuffle_steps,
                    100.0 * plan.padding_efficiency);
-  s += fmt::format("loops: {} ({} iterations); programs: {}\n", kernel.loops.size(), kernel.iterations(),
-                   kernel.programs.size());
+  s += fmt::format("loops: {} ({} iterations); programs: {}; unroll: {}\n", kernel.loops.size(), kernel.iterations(),
+                   kernel.programs.size(), kernel.unroll);
   for (size_t i = 0; i < kernel.programs.size(); ++i) {
     const auto n = count_ops(kernel.programs[i]);
     s += fmt::format("  program {} ({}): {} loads, {} shuffles, {} stores\n", i, kernel.programs[i].what, n.loads,
@@ -70,6 +70,10 @@ std::string explain(const Problem& problem, const Plan& plan, const Kernel& kern
   s += "  - loops run in output order (outermost output axis first) so consecutive blocks write neighbouring output\n";
   if (kernel.programs.size() > 1)
     s += "  - axes walked in chunks with a partial last chunk get their own block programs (masked loads/stores)\n";
+  if (kernel.unroll > 1)
+    s += fmt::format("  - a block loads only a few registers, so {} consecutive blocks of the innermost loop are fused "
+                     "(loads first, then shuffles, then stores) to overlap their dependency chains\n",
+                     kernel.unroll);
   return s;
 }
 

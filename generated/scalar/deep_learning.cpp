@@ -12,7 +12,7 @@
 //   input row (lane bit 0 first): a2.0 a2.1 a2.2 a2.3
 //   output row (lane bit 0 first): a1.0 a1.1 a2.0 a2.1
 //   shuffle steps: 2; padding efficiency: 75.0%
-//   loops: 2 (25088 iterations); programs: 1
+//   loops: 2 (25088 iterations); programs: 1; unroll: 2
 //     program 0 (full blocks): 3 loads, 7 shuffles, 4 stores
 //
 // Kernel dl_u8_hwc_to_chw: uint8 (1 bytes) shape (224, 224, 3) perm (2, 0, 1), isa scalar (128 bits)
@@ -21,7 +21,7 @@
 //   input row (lane bit 0 first): a1.0 a1.1 a0.0 a0.1
 //   output row (lane bit 0 first): a0.0 a0.1 a0.2 a0.3
 //   shuffle steps: 2; padding efficiency: 75.0%
-//   loops: 1 (3136 iterations); programs: 1
+//   loops: 1 (3136 iterations); programs: 1; unroll: 2
 //     program 0 (full blocks): 4 loads, 7 shuffles, 3 stores
 //
 // Kernel dl_f32_transpose_1024: float32 (4 bytes) shape (1024, 1024) perm (1, 0), isa scalar (128 bits)
@@ -30,7 +30,7 @@
 //   input row (lane bit 0 first): a1.0 a1.1 a1.2 a1.3
 //   output row (lane bit 0 first): a0.0 a0.1 a0.2 a0.3
 //   shuffle steps: 4; padding efficiency: 100.0%
-//   loops: 2 (4096 iterations); programs: 1
+//   loops: 2 (4096 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 16 loads, 64 shuffles, 16 stores
 //
 // Kernel dl_bf16_heads: bfloat16 (2 bytes) shape (4, 128, 12, 64) perm (0, 2, 1, 3), isa scalar (128 bits)
@@ -39,7 +39,7 @@
 //   input row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
 //   output row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
 //   shuffle steps: 0; padding efficiency: 100.0%
-//   loops: 4 (24576 iterations); programs: 1
+//   loops: 4 (24576 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 1 loads, 0 shuffles, 1 stores
 
 // gentt common prelude: what every generated kernel file needs whatever its ISA.

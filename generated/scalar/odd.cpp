@@ -12,7 +12,7 @@
 //   input row (lane bit 0 first): a1.0 a1.1 a1.2 a0.0
 //   output row (lane bit 0 first): a0.0 a0.1 a0.2 a0.3
 //   shuffle steps: 3; padding efficiency: 62.5%
-//   loops: 1 (33 iterations); programs: 2
+//   loops: 1 (33 iterations); programs: 2; unroll: 1
 //     program 0 (full blocks): 8 loads, 21 shuffles, 5 stores
 //     program 1 (axis 0 tail (15 of 16)): 8 loads, 21 shuffles, 5 stores
 //
@@ -22,7 +22,7 @@
 //   input row (lane bit 0 first): a1.0 a1.1
 //   output row (lane bit 0 first): a0.0 a0.1
 //   shuffle steps: 2; padding efficiency: 100.0%
-//   loops: 2 (99 iterations); programs: 2
+//   loops: 2 (99 iterations); programs: 2; unroll: 1
 //     program 0 (full blocks): 4 loads, 8 shuffles, 4 stores
 //     program 1 (axis 0 tail (2 of 4)): 2 loads, 4 shuffles, 4 stores
 //
@@ -32,7 +32,7 @@
 //   input row (lane bit 0 first): a2.0 a2.1
 //   output row (lane bit 0 first): a0.0 a0.1
 //   shuffle steps: 2; padding efficiency: 100.0%
-//   loops: 3 (16384 iterations); programs: 1
+//   loops: 3 (16384 iterations); programs: 1; unroll: 2
 //     program 0 (full blocks): 4 loads, 8 shuffles, 4 stores
 //
 // Kernel odd_f32_511x513: float32 (4 bytes) shape (511, 513) perm (1, 0), isa scalar (128 bits)
@@ -41,7 +41,7 @@
 //   input row (lane bit 0 first): a1.0 a1.1 a1.2 a1.3
 //   output row (lane bit 0 first): a0.0 a0.1 a0.2 a0.3
 //   shuffle steps: 4; padding efficiency: 100.0%
-//   loops: 2 (1056 iterations); programs: 4
+//   loops: 2 (1056 iterations); programs: 4; unroll: 1
 //     program 0 (full blocks): 16 loads, 64 shuffles, 16 stores
 //     program 1 (axis 1 tail (1 of 16)): 16 loads, 15 shuffles, 1 stores
 //     program 2 (axis 0 tail (15 of 16)): 15 loads, 63 shuffles, 16 stores

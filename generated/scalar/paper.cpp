@@ -12,7 +12,7 @@
 //   input row (lane bit 0 first): a3.0 a3.1 a2.0 a2.1
 //   output row (lane bit 0 first): a3.0 a3.1 a0.0 a0.1
 //   shuffle steps: 2; padding efficiency: 100.0%
-//   loops: 3 (4096 iterations); programs: 1
+//   loops: 3 (4096 iterations); programs: 1; unroll: 2
 //     program 0 (full blocks): 4 loads, 8 shuffles, 4 stores
 //
 // Kernel paper_f32_128x64x32x16_p1302: float32 (4 bytes) shape (128, 64, 32, 16) perm (1, 3, 0, 2), isa scalar (128 bits)
@@ -21,7 +21,7 @@
 //   input row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
 //   output row (lane bit 0 first): a2.0 a2.1 a2.2 a2.3
 //   shuffle steps: 4; padding efficiency: 100.0%
-//   loops: 3 (16384 iterations); programs: 1
+//   loops: 3 (16384 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 16 loads, 64 shuffles, 16 stores
 //
 // Kernel paper_f32_7x9x5x11x13_p43210: float32 (4 bytes) shape (7, 9, 5, 11, 13) perm (4, 3, 2, 1, 0), isa scalar (128 bits)
@@ -30,7 +30,7 @@
 //   input row (lane bit 0 first): a4.0 a4.1 a4.2 a4.3
 //   output row (lane bit 0 first): a0.0 a0.1 a0.2 a1.0
 //   shuffle steps: 4; padding efficiency: 71.1%
-//   loops: 3 (275 iterations); programs: 2
+//   loops: 3 (275 iterations); programs: 2; unroll: 1
 //     program 0 (full blocks): 14 loads, 59 shuffles, 13 stores
 //     program 1 (axis 1 tail (1 of 2)): 7 loads, 28 shuffles, 13 stores
 //
@@ -40,7 +40,7 @@
 //   input row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
 //   output row (lane bit 0 first): a2.0 a2.1 a2.2 a2.3
 //   shuffle steps: 4; padding efficiency: 100.0%
-//   loops: 4 (78732 iterations); programs: 4
+//   loops: 4 (78732 iterations); programs: 4; unroll: 1
 //     program 0 (full blocks): 16 loads, 64 shuffles, 16 stores
 //     program 1 (axis 3 tail (11 of 16)): 16 loads, 59 shuffles, 11 stores
 //     program 2 (axis 2 tail (11 of 16)): 11 loads, 51 shuffles, 16 stores

@@ -12,7 +12,7 @@
 //   input row (lane bit 0 first): a8.0 a7.0 a6.0 a5.0
 //   output row (lane bit 0 first): a7.0 a1.0 a6.0 a8.0
 //   shuffle steps: 1; padding efficiency: 100.0%
-//   loops: 5 (32 iterations); programs: 1
+//   loops: 5 (32 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 2 loads, 2 shuffles, 2 stores
 //
 // Kernel quantum_f32_2p10_reversed: float32 (4 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (9, 8, 7, 6, 5, 4, 3, 2, 1, 0), isa scalar (128 bits)
@@ -21,7 +21,7 @@
 //   input row (lane bit 0 first): a9.0 a8.0 a7.0 a6.0
 //   output row (lane bit 0 first): a0.0 a1.0 a2.0 a3.0
 //   shuffle steps: 4; padding efficiency: 100.0%
-//   loops: 2 (4 iterations); programs: 1
+//   loops: 2 (4 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 16 loads, 64 shuffles, 16 stores
 //
 // Kernel quantum_c128_2p12_p: complex128 (16 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (11, 0, 10, 1, 9, 2, 8, 3, 7, 4, 6, 5), isa scalar (128 bits)
@@ -30,7 +30,7 @@
 //   input row (lane bit 0 first): a11.0 a10.0
 //   output row (lane bit 0 first): a5.0 a6.0
 //   shuffle steps: 2; padding efficiency: 100.0%
-//   loops: 8 (256 iterations); programs: 1
+//   loops: 8 (256 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 4 loads, 8 shuffles, 4 stores
 
 // gentt common prelude: what every generated kernel file needs whatever its ISA.

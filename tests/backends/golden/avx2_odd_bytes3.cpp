@@ -12,7 +12,7 @@
 //   input row (lane bit 0 first): a1.0 a1.1 a0.0
 //   output row (lane bit 0 first): a0.0 a0.1 a0.2
 //   shuffle steps: 2; padding efficiency: 75.0%
-//   loops: 1 (5 iterations); programs: 2
+//   loops: 1 (5 iterations); programs: 2; unroll: 2
 //     program 0 (full blocks): 4 loads, 7 shuffles, 3 stores
 //     program 1 (axis 0 tail (3 of 8)): 2 loads, 5 shuffles, 3 stores
 
@@ -124,39 +124,41 @@ typedef struct gentt_kernel_info {
 #define GENTT_AVX2_HELPERS
 
 // A whole register: 32 bytes at p (any alignment).
-static inline __m256i gentt_avx2_load(const void* p) {
+[[maybe_unused]] static inline __m256i gentt_avx2_load(const void* p) {
   return _mm256_loadu_si256(static_cast<const __m256i*>(p));
 }
-static inline void gentt_avx2_store(void* p, __m256i v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
+[[maybe_unused]] static inline void gentt_avx2_store(void* p, __m256i v) {
+  _mm256_storeu_si256(static_cast<__m256i*>(p), v);
+}
 
 // A constant register from a table of the kernel (alignas(32), lane order).
-static inline __m256i gentt_avx2_table(const void* table) {
+[[maybe_unused]] static inline __m256i gentt_avx2_table(const void* table) {
   return _mm256_load_si256(static_cast<const __m256i*>(table));
 }
 
 // The mask selecting the first `dwords` (0..8) 32-bit lanes: a window into a constant table.
-static inline __m256i gentt_avx2_prefix_mask(int dwords) {
+[[maybe_unused]] static inline __m256i gentt_avx2_prefix_mask(int dwords) {
   static const std::int32_t window[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
   return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(window + 8 - dwords));
 }
 
 // The first 4 * `dwords` bytes at p, with masked moves: memory past them is never touched
 // (masked-off lanes do not fault); other lanes load as 0.
-static inline __m256i gentt_avx2_load_dwords(const void* p, int dwords) {
+[[maybe_unused]] static inline __m256i gentt_avx2_load_dwords(const void* p, int dwords) {
   return _mm256_maskload_epi32(static_cast<const int*>(p), gentt_avx2_prefix_mask(dwords));
 }
-static inline void gentt_avx2_store_dwords(void* p, int dwords, __m256i v) {
+[[maybe_unused]] static inline void gentt_avx2_store_dwords(void* p, int dwords, __m256i v) {
   _mm256_maskstore_epi32(static_cast<int*>(p), gentt_avx2_prefix_mask(dwords), v);
 }
 
 // The first `bytes` (< 32, not a multiple of 4) bytes at p, through a stack buffer: AVX2 has
 // no byte-masked moves, and nothing past them may be touched.
-static inline __m256i gentt_avx2_load_bytes(const void* p, std::size_t bytes) {
+[[maybe_unused]] static inline __m256i gentt_avx2_load_bytes(const void* p, std::size_t bytes) {
   alignas(32) unsigned char buffer[32] = {};
   std::memcpy(buffer, p, bytes);
   return _mm256_load_si256(reinterpret_cast<const __m256i*>(buffer));
 }
-static inline void gentt_avx2_store_bytes(void* p, std::size_t bytes, __m256i v) {
+[[maybe_unused]] static inline void gentt_avx2_store_bytes(void* p, std::size_t bytes, __m256i v) {
   alignas(32) unsigned char buffer[32];
   _mm256_store_si256(reinterpret_cast<__m256i*>(buffer), v);
   std::memcpy(p, buffer, bytes);

@@ -12,7 +12,7 @@
 //   input row (lane bit 0 first): a1.0 a1.1 a0.0 a0.1
 //   output row (lane bit 0 first): a0.0 a0.1 a0.2 a0.3
 //   shuffle steps: 2; padding efficiency: 75.0%
-//   loops: 1 (3 iterations); programs: 2
+//   loops: 1 (3 iterations); programs: 2; unroll: 1
 //     program 0 (full blocks): 4 loads, 7 shuffles, 3 stores
 //     program 1 (axis 0 tail (3 of 16)): 1 loads, 5 shuffles, 3 stores
 

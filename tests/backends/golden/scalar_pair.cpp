@@ -12,7 +12,7 @@
 //   input row (lane bit 0 first): a1.0 a1.1 a1.2 a1.3
 //   output row (lane bit 0 first): a0.0 a0.1 a0.2 a0.3
 //   shuffle steps: 4; padding efficiency: 100.0%
-//   loops: 2 (6 iterations); programs: 4
+//   loops: 2 (6 iterations); programs: 4; unroll: 1
 //     program 0 (full blocks): 16 loads, 64 shuffles, 16 stores
 //     program 1 (axis 1 tail (8 of 16)): 16 loads, 56 shuffles, 8 stores
 //     program 2 (axis 0 tail (8 of 16)): 8 loads, 32 shuffles, 16 stores
@@ -24,7 +24,7 @@
 //   input row (lane bit 0 first): a4.0 a3.0 a2.0
 //   output row (lane bit 0 first): a0.0 a1.0 a2.0
 //   shuffle steps: 2; padding efficiency: 100.0%
-//   loops: 0 (1 iterations); programs: 1
+//   loops: 0 (1 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 4 loads, 8 shuffles, 4 stores
 
 // gentt common prelude: what every generated kernel file needs whatever its ISA.

@@ -12,7 +12,7 @@
 //   input row (lane bit 0 first): a3.0 a3.1 a2.0 a2.1
 //   output row (lane bit 0 first): a3.0 a3.1 a0.0 a0.1
 //   shuffle steps: 2; padding efficiency: 100.0%
-//   loops: 3 (4096 iterations); programs: 1
+//   loops: 3 (4096 iterations); programs: 1; unroll: 2
 //     program 0 (full blocks): 4 loads, 8 shuffles, 4 stores
 
 // gentt common prelude: what every generated kernel file needs whatever its ISA.
