@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "backends/lane_unit.h"
+#include "backends/memcpy_block.h"
 #include "backends/skeleton.h"
 #include "ir/error.h"
 #include "templates/templates.h"
@@ -36,22 +37,9 @@ std::string mask_literal(const LaneUnit& u, int count) {
                      u.bytes == 1 ? "ll" : "");
 }
 
-// Elements larger than a register (lanes == 1, more than 64 bytes) move with memcpy: the
-// block programs then hold only loads and stores.
-void block_body_memcpy(CodeWriter& w, const Kernel& k, const BlockProgram& prog) {
-  for (const auto& op : prog.ops) {
-    GENTT_CHECK(op.kind != OpKind::shuffle, "shuffle with one lane");
-    if (op.kind == OpKind::load) {
-      w.linef("unsigned char v{}[{}];", op.dst, k.elem_bytes);
-      w.linef("std::memcpy(v{}, in + {}, {});", op.dst, op.offset, op.count * k.elem_bytes);
-    } else {
-      w.linef("std::memcpy(out + {}, v{}, {});", op.offset, op.src, op.count * k.elem_bytes);
-    }
-  }
-}
-
 void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog) {
-  if (k.elem_bytes > kRegisterBytes) return block_body_memcpy(w, k, prog);
+  // Elements larger than a register move with memcpy (one lane: loads and stores only).
+  if (k.elem_bytes > kRegisterBytes) return emit_memcpy_block(w, k, prog);
   const LaneUnit u = LaneUnit::choose(k.elem_bytes, kRegisterBytes);
   const UnitOps ops = unit_ops(u.bytes);
   // One index table per distinct list, in lane order (lane 0 first).

@@ -3,26 +3,47 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "backends/avx2.h"
 #include "backends/avx512.h"
 #include "backends/code_writer.h"
+#include "backends/neon.h"
 #include "backends/scalar.h"
+#include "backends/sunway.h"
+#include "backends/sve.h"
 #include "ir/error.h"
 #include "ir/explain.h"
 #include "templates/templates.h"
 
 namespace gentt {
 
-bool backend_implemented(Isa isa) { return isa == Isa::scalar || isa == Isa::avx512; }
+bool backend_implemented(Isa isa) {
+  return isa == Isa::scalar || isa == Isa::avx2 || isa == Isa::avx512 || isa == Isa::neon || isa == Isa::sve ||
+         isa == Isa::sve2 || isa == Isa::sunway;
+}
 
 const Backend& backend_for(Isa isa, const std::string& field) {
   switch (isa) {
     case Isa::scalar:
       return scalar_backend();
+    case Isa::avx2:
+      return avx2_backend();
     case Isa::avx512:
       return avx512_backend();
-    default:
-      throw UserError(field, fmt::format("the {} backend is not implemented yet (implemented: scalar, avx512)",
-                                         isa_name(isa)));
+    case Isa::neon:
+      return neon_backend();
+    case Isa::sve:
+      return sve_backend();
+    case Isa::sve2:
+      return sve2_backend();
+    case Isa::sunway:
+      return sunway_backend();
+    default: {
+      std::vector<std::string_view> implemented;
+      for (Isa i : all_isas())
+        if (backend_implemented(i)) implemented.push_back(isa_name(i));
+      throw UserError(field, fmt::format("the {} backend is not implemented yet (implemented: {})", isa_name(isa),
+                                         fmt::join(implemented, ", ")));
+    }
   }
 }
 
@@ -54,6 +75,7 @@ std::string emit_file(const std::vector<KernelUnit>& units, const std::string& r
       indented += summary[i];
     }
     w.comment(indented);
+    if (const std::string note = backend.banner_note(u); !note.empty()) w.comment("  " + note);
   }
   w.line("");
   w.raw(template_text("common_prelude.h"));

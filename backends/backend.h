@@ -29,6 +29,9 @@ class Backend {
   virtual std::string kernel(const KernelUnit& unit) const = 0;
   // Text closing the file (e.g. popping a target pragma the prelude pushed).
   virtual std::string epilogue() const { return {}; }
+  // A line for the file's banner about this kernel (e.g. which elements fall back to scalar
+  // code); empty: none.
+  virtual std::string banner_note(const KernelUnit&) const { return {}; }
 };
 
 // The backend of an ISA. Throws UserError("isa", ...) for an ISA whose backend is not

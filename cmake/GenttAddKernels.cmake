@@ -3,8 +3,8 @@
 #
 #   gentt_add_kernels(<target>
 #     SPECS <spec.json>...        # one or more spec files (relative paths: to CMAKE_CURRENT_SOURCE_DIR)
-#     ISA <isa>...                # avx512 avx2 sve neon sunway scalar; one or several
-#     [VECTOR_BITS <n>]           # --vector-bits for sve and sunway; required for sve (e.g. 256)
+#     ISA <isa>...                # avx512 avx2 sve sve2 neon sunway scalar; one or several
+#     [VECTOR_BITS <n>]           # --vector-bits for sve, sve2, sunway; required for sve, sve2 (e.g. 256)
 #     [OUTPUT_DIR <dir>])         # default: ${CMAKE_CURRENT_BINARY_DIR}/gentt_kernels/<target>
 #
 # Creates the STATIC library <target>. For each spec and each ISA, the build runs
@@ -20,13 +20,18 @@
 #   avx512  -mavx512f -mavx512bw -mavx512vl -mavx512vbmi -mavx512dq
 #   avx2    -mavx2 -mfma
 #   sve     -march=armv8.2-a+sve -msve-vector-bits=<VECTOR_BITS>
+#   sve2    -march=armv8.2-a+sve2 -msve-vector-bits=<VECTOR_BITS>
 #   neon, sunway, scalar: no flags
-# <target> links gentt::runtime PUBLIC when that target exists (it provides <gentt/kernel_info.h>
-# and the registry the kernels' descriptors are meant for).
+# neon, sve and sve2 sources are AArch64 code: build them natively on ARM, or cross-compile (a
+# toolchain file such as cmake/toolchains/aarch64-linux-gnu.cmake, see README "Cross builds").
+# <target> links gentt::runtime PUBLIC when that target exists (it provides <gentt/kernel_info.h>,
+# <gentt/sunway_emu.h> for Sunway kernels built by other compilers, and the registry the
+# kernels' descriptors are meant for).
 #
-# Which gentt-gen runs: the imported target gentt::gentt-gen after find_package(gentt); the
-# build-tree target gentt-gen (aliased as gentt::gentt-gen) when gentt is part of the build
-# through add_subdirectory.
+# Which gentt-gen runs: GENTT_GENERATOR when set (a path; cross builds, whose own gentt-gen would
+# not run on the build machine); else the imported target gentt::gentt-gen after
+# find_package(gentt); else the build-tree target gentt-gen (aliased as gentt::gentt-gen) when
+# gentt is part of the build through add_subdirectory.
 #
 # Example:
 #   find_package(gentt REQUIRED)
@@ -52,8 +57,8 @@ function(_gentt_isa_compile_options isa vector_bits out_var)
     list(APPEND opts -mavx512f -mavx512bw -mavx512vl -mavx512vbmi -mavx512dq)
   elseif(isa STREQUAL "avx2")
     list(APPEND opts -mavx2 -mfma)
-  elseif(isa STREQUAL "sve")
-    list(APPEND opts -march=armv8.2-a+sve -msve-vector-bits=${vector_bits})
+  elseif(isa STREQUAL "sve" OR isa STREQUAL "sve2")
+    list(APPEND opts -march=armv8.2-a+${isa} -msve-vector-bits=${vector_bits})
   endif()
   set(${out_var} "${opts}" PARENT_SCOPE)
 endfunction()
@@ -63,7 +68,7 @@ function(gentt_add_kernels target)
   # The ISAs gentt-gen knows, as spelled by the spec's "isa" field and the CLI's --isa. (Set
   # here, not at file scope: functions are global, but a variable set where this file is
   # included is not seen from a consumer's directory when gentt is an add_subdirectory.)
-  set(GENTT_KNOWN_ISAS avx512 avx2 sve neon sunway scalar)
+  set(GENTT_KNOWN_ISAS avx512 avx2 sve sve2 neon sunway scalar)
   cmake_parse_arguments(PARSE_ARGV 1 GAK "" "VECTOR_BITS;OUTPUT_DIR" "SPECS;ISA")
 
   # ---- validate the arguments -----------------------------------------------------------------
@@ -95,15 +100,23 @@ function(gentt_add_kernels target)
   if(DEFINED GAK_VECTOR_BITS AND NOT GAK_VECTOR_BITS MATCHES "^[1-9][0-9]*$")
     message(FATAL_ERROR "${_where}: VECTOR_BITS '${GAK_VECTOR_BITS}' is not a positive integer.")
   endif()
-  if("sve" IN_LIST GAK_ISA AND NOT DEFINED GAK_VECTOR_BITS)
-    message(FATAL_ERROR "${_where}: ISA sve needs VECTOR_BITS (the SVE vector length the kernels "
-      "are generated and compiled for, e.g. VECTOR_BITS 512).")
-  endif()
+  foreach(isa IN ITEMS sve sve2)
+    if(isa IN_LIST GAK_ISA AND NOT DEFINED GAK_VECTOR_BITS)
+      message(FATAL_ERROR "${_where}: ISA ${isa} needs VECTOR_BITS (the SVE vector length the kernels "
+        "are generated and compiled for, e.g. VECTOR_BITS 512).")
+    endif()
+  endforeach()
 
   # ---- the generator ----------------------------------------------------------------------------
   # COMMAND and DEPENDS need a real (non-alias) target name to get both the target-level
   # dependency (build gentt-gen first) and the file-level one (regenerate when it changes).
-  if(TARGET gentt::gentt-gen)
+  if(GENTT_GENERATOR)
+    if(NOT EXISTS "${GENTT_GENERATOR}")
+      message(FATAL_ERROR "${_where}: GENTT_GENERATOR '${GENTT_GENERATOR}' does not exist.")
+    endif()
+    set(_gen "${GENTT_GENERATOR}")
+    set(_gen_dep "${GENTT_GENERATOR}")
+  elseif(TARGET gentt::gentt-gen)
     get_target_property(_aliased gentt::gentt-gen ALIASED_TARGET)
     if(_aliased)
       set(_gen ${_aliased})
@@ -118,7 +131,7 @@ function(gentt_add_kernels target)
   else()
     message(FATAL_ERROR "${_where}: the generator gentt-gen is not known here. Call "
       "find_package(gentt REQUIRED) (installed gentt) or add_subdirectory(<gentt source dir>) "
-      "before gentt_add_kernels().")
+      "before gentt_add_kernels(), or set GENTT_GENERATOR to a gentt-gen executable.")
   endif()
 
   # ---- output directory -------------------------------------------------------------------------
@@ -131,11 +144,11 @@ function(gentt_add_kernels target)
   file(MAKE_DIRECTORY "${_out_dir}")
 
   list(LENGTH GAK_ISA _n_isas)
-  # VECTOR_BITS applies to the ISAs whose width is configurable (sve, sunway) only, so that
+  # VECTOR_BITS applies to the ISAs whose width is configurable (sve, sve2, sunway) only, so that
   # e.g. ISA avx512 sve VECTOR_BITS 256 works.
   foreach(isa IN LISTS GAK_ISA)
     set(_vector_bits_args_${isa} "")
-    if(DEFINED GAK_VECTOR_BITS AND isa MATCHES "^(sve|sunway)$")
+    if(DEFINED GAK_VECTOR_BITS AND isa MATCHES "^(sve|sve2|sunway)$")
       set(_vector_bits_args_${isa} --vector-bits ${GAK_VECTOR_BITS})
     endif()
   endforeach()

@@ -67,12 +67,12 @@ void add_target_flags(CLI::App& command, TargetFlags& flags) {
   command
       .add_option_function<std::string>(
           "--isa", [&flags](const std::string& v) { flags.isa = v; },
-          "Target ISA: scalar, avx2, avx512, neon, sve or sunway (overrides spec files)")
+          "Target ISA: scalar, avx2, avx512, neon, sve, sve2 or sunway (overrides spec files)")
       ->type_name("ISA");
   command
       .add_option_function<int>(
           "--vector-bits", [&flags](int v) { flags.vector_bits = v; },
-          "Vector width for sve (128..2048, multiple of 128) or sunway (256 or 512); "
+          "Vector width for sve and sve2 (128..2048, multiple of 128) or sunway (256 or 512); "
           "overrides spec files")
       ->type_name("N");
 }

@@ -28,6 +28,7 @@ std::string host_can_run(Isa isa) {
       return yes_no(__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"));
     case Isa::neon:
     case Isa::sve:
+    case Isa::sve2:
       return kForeignArm;
 #elif defined(__aarch64__)
     case Isa::avx2:
@@ -37,12 +38,15 @@ std::string host_can_run(Isa isa) {
       return "yes";
     case Isa::sve:
       return yes_no((getauxval(AT_HWCAP) & HWCAP_SVE) != 0);
+    case Isa::sve2:
+      return yes_no((getauxval(AT_HWCAP2) & HWCAP2_SVE2) != 0);
 #else
     case Isa::avx2:
     case Isa::avx512:
       return "no (x86 only)";
     case Isa::neon:
     case Isa::sve:
+    case Isa::sve2:
       return "no (ARM only)";
 #endif
     case Isa::sunway:

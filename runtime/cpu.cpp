@@ -18,6 +18,7 @@ bool cpu_supports(std::string_view isa) {
   if (isa == "neon") return true;
 #if defined(__linux__)
   if (isa == "sve") return (getauxval(AT_HWCAP) & HWCAP_SVE) != 0;
+  if (isa == "sve2") return (getauxval(AT_HWCAP2) & HWCAP2_SVE2) != 0;
 #endif
 #endif
   return false;

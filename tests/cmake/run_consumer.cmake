@@ -1,9 +1,12 @@
 # Builds and runs tests/cmake/consumer against gentt, then checks that the kernels are
 # generated again when the spec or the generator changes, and only then.
-#   cmake -DMODE=add_subdirectory|find_package -DWORK_DIR=... -DCONSUMER_DIR=...
-#         -DGENTT_SOURCE_DIR=... (add_subdirectory) -DGENTT_BINARY_DIR=... (find_package)
+#   cmake -DMODE=add_subdirectory|find_package|cross -DWORK_DIR=... -DCONSUMER_DIR=...
+#         -DGENTT_SOURCE_DIR=... (add_subdirectory, cross) -DGENTT_BINARY_DIR=... (find_package)
 #         -DCMAKE_GENERATOR=... -DCMAKE_MAKE_PROGRAM=... -DCMAKE_CXX_COMPILER=...
-#         -DBUILD_TYPE=... [-DISAS=scalar;avx2] -P run_consumer.cmake
+#         -DBUILD_TYPE=... [-DISAS=scalar;avx2] [-DVECTOR_BITS=n] -P run_consumer.cmake
+# MODE cross also takes -DTOOLCHAIN_FILE=... (it replaces CMAKE_CXX_COMPILER),
+# -DHOST_GENERATOR=<gentt-gen of this machine> and -DRUN_PREFIX=qemu-aarch64|-L|... (the
+# emulator command, arguments separated by |).
 cmake_minimum_required(VERSION 3.25)
 
 foreach(var MODE WORK_DIR CONSUMER_DIR CMAKE_GENERATOR CMAKE_CXX_COMPILER)
@@ -58,10 +61,16 @@ set(build "${WORK_DIR}/build")
 string(REPLACE ";" "," isas_commas "${ISAS}")  # a list would split into several arguments
 set(configure_args
   -S "${src}" -B "${build}" -G "${CMAKE_GENERATOR}"
-  "-DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}"
   "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}"
   "-DCONSUMER_ISAS=${isas_commas}"
   -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF)
+if(NOT MODE STREQUAL "cross")
+  list(APPEND configure_args "-DCMAKE_CXX_COMPILER=${CMAKE_CXX_COMPILER}")
+endif()
+if(DEFINED VECTOR_BITS)
+  list(APPEND configure_args "-DCONSUMER_VECTOR_BITS=${VECTOR_BITS}")
+endif()
+string(REPLACE "|" ";" run_prefix "${RUN_PREFIX}")
 if(CMAKE_MAKE_PROGRAM)
   list(APPEND configure_args "-DCMAKE_MAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}")
 endif()
@@ -69,13 +78,19 @@ endif()
 if(MODE STREQUAL "add_subdirectory")
   list(APPEND configure_args "-DGENTT_SOURCE_TREE=${GENTT_SOURCE_DIR}"
     -DGENTT_BUILD_TESTS=OFF -DGENTT_BUILD_BENCH=OFF)
+elseif(MODE STREQUAL "cross")
+  # The generator runs here; a copy, so that touching it below rebuilds nothing else.
+  file(COPY "${HOST_GENERATOR}" DESTINATION "${WORK_DIR}/host")
+  cmake_path(GET HOST_GENERATOR FILENAME generator_name)
+  list(APPEND configure_args "-DGENTT_SOURCE_TREE=${GENTT_SOURCE_DIR}"
+    "-DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN_FILE}" "-DGENTT_GENERATOR=${WORK_DIR}/host/${generator_name}")
 elseif(MODE STREQUAL "find_package")
   set(prefix "${WORK_DIR}/prefix")
   step("install the gentt build ${GENTT_BINARY_DIR} into ${prefix}"
     "${CMAKE_COMMAND}" --install "${GENTT_BINARY_DIR}" --prefix "${prefix}")
   list(APPEND configure_args "-DCMAKE_PREFIX_PATH=${prefix}")
 else()
-  message(FATAL_ERROR "run_consumer.cmake: MODE must be add_subdirectory or find_package, not '${MODE}'")
+  message(FATAL_ERROR "run_consumer.cmake: MODE must be add_subdirectory, find_package or cross, not '${MODE}'")
 endif()
 
 step("configure the consumer (${MODE})" "${CMAKE_COMMAND}" ${configure_args})
@@ -88,7 +103,7 @@ if(MODE STREQUAL "find_package")
 endif()
 
 step("build the consumer" "${CMAKE_COMMAND}" --build "${build}" -j 2)
-step("run the consumer" "${build}/consumer")
+step("run the consumer" ${run_prefix} "${build}/consumer")
 message(STATUS "${STEP_OUTPUT}")
 
 include("${build}/gentt_paths.cmake")  # GENERATOR, KERNEL_SOURCES
@@ -136,5 +151,5 @@ endfunction()
 expect_regeneration(NO "nothing changed")
 expect_regeneration(YES "the spec was touched" "${src}/specs/transpose.json")
 expect_regeneration(YES "the generator was touched" "${GENERATOR}")
-step("run the consumer after regeneration" "${build}/consumer")
+step("run the consumer after regeneration" ${run_prefix} "${build}/consumer")
 message(STATUS "PASSED: consumer via ${MODE} (ISAs: ${ISAS})")

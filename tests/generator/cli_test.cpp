@@ -95,9 +95,10 @@ TEST_CASE("help and version exit 0", "[cli]") {
 TEST_CASE("list-isas prints one line per ISA", "[cli]") {
   const CliResult r = Workspace().run({"list-isas"});
   CHECK(r.exit_code == 0);
-  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 6);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 7);
   CHECK_THAT(r.out, StartsWith("scalar ") && Contains("backend: implemented") &&
                         Contains("\nsve     vector bits: 128..2048 (default 512)") &&
+                        Contains("\nsve2    vector bits: 128..2048 (default 512)") &&
                         Contains("\nsunway  vector bits: 256 or 512 (default 512)") &&
                         Contains("qemu-aarch64"));
 }

@@ -22,7 +22,7 @@ std::string user_error(F&& f) {
 }
 
 TEST_CASE("isa names round-trip in documentation order", "[problem]") {
-  const std::vector<std::string> expected = {"scalar", "avx2", "avx512", "neon", "sve", "sunway"};
+  const std::vector<std::string> expected = {"scalar", "avx2", "avx512", "neon", "sve", "sve2", "sunway"};
   REQUIRE(all_isas().size() == expected.size());
   for (size_t i = 0; i < expected.size(); ++i) {
     CHECK(isa_name(all_isas()[i]) == expected[i]);
@@ -39,6 +39,7 @@ TEST_CASE("resolve_vector_bits: defaults", "[problem]") {
   CHECK(resolve_vector_bits({Isa::avx512, 0}, "f") == 512);
   CHECK(resolve_vector_bits({Isa::neon, 0}, "f") == 128);
   CHECK(resolve_vector_bits({Isa::sve, 0}, "f") == 512);
+  CHECK(resolve_vector_bits({Isa::sve2, 0}, "f") == 512);
   CHECK(resolve_vector_bits({Isa::sunway, 0}, "f") == 512);
 }
 
@@ -76,6 +77,11 @@ TEST_CASE("resolve_vector_bits: sve widths", "[problem]") {
                  resolve_vector_bits({Isa::sve, bits}, "/vector_bits");
                }),
                Catch::StartsWith("/vector_bits: isa sve needs vector_bits in 128..2048"));
+  CHECK(resolve_vector_bits({Isa::sve2, 256}, "f") == 256);
+  CHECK_THAT(user_error([] {
+               resolve_vector_bits({Isa::sve2, 100}, "f");
+             }),
+             Catch::StartsWith("f: isa sve2 needs vector_bits in 128..2048"));
 }
 
 TEST_CASE("resolve_vector_bits: sunway widths", "[problem]") {
@@ -182,6 +188,8 @@ TEST_CASE("default_kernel_name", "[problem]") {
   CHECK(default_kernel_name(p) == "gentt_float32_s64x32x32x4_p2_1_0_3_avx512");
   p.target = {Isa::sve, 256};
   CHECK(default_kernel_name(p) == "gentt_float32_s64x32x32x4_p2_1_0_3_sve256");
+  p.target = {Isa::sve2, 256};
+  CHECK(default_kernel_name(p) == "gentt_float32_s64x32x32x4_p2_1_0_3_sve2_256");
   p.target = {Isa::sunway, 0};
   CHECK(default_kernel_name(p) == "gentt_float32_s64x32x32x4_p2_1_0_3_sunway512");
   p.dtype = *parse_dtype("bytes3");

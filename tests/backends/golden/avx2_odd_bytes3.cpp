@@ -53,7 +53,7 @@ struct gentt_bytes {
  *                check it before using any other field.
  *   name         the kernel's C symbol, NAME (NUL-terminated).
  *   isa          the instruction set the kernel was generated for: "scalar", "avx2", "avx512",
- *                "neon", "sve" or "sunway". The caller must check the CPU supports it.
+ *                "neon", "sve", "sve2" or "sunway". The caller must check the CPU supports it.
  *   vector_bits  the vector length in bits the kernel was generated for (SVE: 128..2048,
  *                Sunway: 256 or 512, the register width for fixed-width ISAs). Not meaningful
  *                for "scalar".
@@ -80,7 +80,7 @@ struct gentt_bytes {
 typedef struct gentt_kernel_info {
   int version;               /* GENTT_KERNEL_INFO_VERSION */
   const char* name;          /* the kernel's C symbol */
-  const char* isa;           /* "scalar", "avx2", "avx512", "neon", "sve", "sunway" */
+  const char* isa;           /* "scalar", "avx2", "avx512", "neon", "sve", "sve2", "sunway" */
   int vector_bits;
   long long elem_bytes;
   int rank;
@@ -151,8 +151,23 @@ typedef struct gentt_kernel_info {
   _mm256_maskstore_epi32(static_cast<int*>(p), gentt_avx2_prefix_mask(dwords), v);
 }
 
-// The first `bytes` (< 32, not a multiple of 4) bytes at p, through a stack buffer: AVX2 has
-// no byte-masked moves, and nothing past them may be touched.
+// The first `bytes` (16..31) bytes at p as two overlapping 16-byte halves: the low half holds
+// bytes [0, 16), the high half bytes [bytes - 16, bytes). Nothing past them is touched; bytes
+// in both halves are stored twice with the same value.
+[[maybe_unused]] static inline __m256i gentt_avx2_load_halves(const void* p, std::size_t bytes) {
+  const unsigned char* b = static_cast<const unsigned char*>(p);
+  const __m128i low = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
+  const __m128i high = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + bytes - 16));
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(low), high, 1);
+}
+[[maybe_unused]] static inline void gentt_avx2_store_halves(void* p, std::size_t bytes, __m256i v) {
+  unsigned char* b = static_cast<unsigned char*>(p);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(b), _mm256_castsi256_si128(v));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(b + bytes - 16), _mm256_extracti128_si256(v, 1));
+}
+
+// The first `bytes` (< 32, not a multiple of 4; mostly fewer than 16) bytes at p, through a
+// stack buffer: AVX2 has no byte-masked moves, and nothing past them may be touched.
 [[maybe_unused]] static inline __m256i gentt_avx2_load_bytes(const void* p, std::size_t bytes) {
   alignas(32) unsigned char buffer[32] = {};
   std::memcpy(buffer, p, bytes);
@@ -173,10 +188,10 @@ using avx2_odd_elem = gentt_bytes<3>;
 
 // avx2_odd_block0 (full blocks): 4 loads, 7 shuffles, 3 stores.
 inline void avx2_odd_block0(const avx2_odd_elem* in, avx2_odd_elem* out) {
-  alignas(32) static const std::uint8_t kShuffle0[32] = {0, 1, 2, 0x80, 0x80, 0x80, 6, 7, 8, 0x80, 0x80, 0x80, 9, 10, 11, 0x80, 0x80, 0x80, 7, 8, 9, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
-  alignas(32) static const std::uint8_t kShuffle1[32] = {0x80, 0x80, 0x80, 0, 1, 2, 0x80, 0x80, 0x80, 6, 7, 8, 0x80, 0x80, 0x80, 9, 2, 3, 0x80, 0x80, 0x80, 7, 8, 9, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+  alignas(32) static const std::uint8_t kShuffle0[32] = {0, 1, 2, 0x80, 0x80, 0x80, 6, 7, 8, 0x80, 0x80, 0x80, 9, 10, 11, 0x80, 0x80, 0x80, 13, 14, 15, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+  alignas(32) static const std::uint8_t kShuffle1[32] = {0x80, 0x80, 0x80, 0, 1, 2, 0x80, 0x80, 0x80, 6, 7, 8, 0x80, 0x80, 0x80, 9, 8, 9, 0x80, 0x80, 0x80, 13, 14, 15, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
   alignas(32) static const std::uint8_t kShuffle2[32] = {3, 4, 5, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 12, 13, 14, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
-  alignas(32) static const std::uint8_t kShuffle3[32] = {0x80, 0x80, 0x80, 3, 4, 5, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 12, 5, 6, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+  alignas(32) static const std::uint8_t kShuffle3[32] = {0x80, 0x80, 0x80, 3, 4, 5, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 12, 11, 12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
   alignas(32) static const std::uint8_t kShuffle4[32] = {0, 1, 2, 12, 13, 14, 3, 4, 5, 15, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
   alignas(32) static const std::uint8_t kShuffle5[32] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0, 1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
   alignas(32) static const std::uint8_t kShuffle6[32] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0, 1, 2, 12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0, 1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
@@ -185,21 +200,21 @@ inline void avx2_odd_block0(const avx2_odd_elem* in, avx2_odd_elem* out) {
   alignas(32) static const std::uint8_t kShuffle9[32] = {0x80, 0x80, 0x80, 2, 3, 4, 0x80, 0x80, 0x80, 5, 6, 7, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
   alignas(32) static const std::uint8_t kShuffle10[32] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 6, 7, 8, 0x80, 3, 4, 0x80, 0x80, 0x80, 5, 6, 7, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
   alignas(32) static const std::uint8_t kShuffle11[32] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 2, 0x80, 0x80, 9, 10, 11, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
-  const __m256i v0 = gentt_avx2_load_bytes(in + 0, 18);
-  const __m256i v1 = gentt_avx2_load_bytes(in + 6, 18);
-  const __m256i v2 = gentt_avx2_load_bytes(in + 12, 18);
-  const __m256i v3 = gentt_avx2_load_bytes(in + 18, 18);
-  const __m256i v4_0 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v0, 0x94), gentt_avx2_table(kShuffle0));
-  const __m256i v4_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v1, 0x94), gentt_avx2_table(kShuffle1));
+  const __m256i v0 = gentt_avx2_load_halves(in + 0, 18);
+  const __m256i v1 = gentt_avx2_load_halves(in + 6, 18);
+  const __m256i v2 = gentt_avx2_load_halves(in + 12, 18);
+  const __m256i v3 = gentt_avx2_load_halves(in + 18, 18);
+  const __m256i v4_0 = _mm256_shuffle_epi8(v0, gentt_avx2_table(kShuffle0));
+  const __m256i v4_1 = _mm256_shuffle_epi8(v1, gentt_avx2_table(kShuffle1));
   const __m256i v4 = _mm256_or_si256(v4_0, v4_1);
   const __m256i v5_0 = _mm256_shuffle_epi8(v0, gentt_avx2_table(kShuffle2));
-  const __m256i v5_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v1, 0xd4), gentt_avx2_table(kShuffle3));
+  const __m256i v5_1 = _mm256_shuffle_epi8(v1, gentt_avx2_table(kShuffle3));
   const __m256i v5 = _mm256_or_si256(v5_0, v5_1);
-  const __m256i v6_0 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v2, 0x94), gentt_avx2_table(kShuffle0));
-  const __m256i v6_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v3, 0x94), gentt_avx2_table(kShuffle1));
+  const __m256i v6_0 = _mm256_shuffle_epi8(v2, gentt_avx2_table(kShuffle0));
+  const __m256i v6_1 = _mm256_shuffle_epi8(v3, gentt_avx2_table(kShuffle1));
   const __m256i v6 = _mm256_or_si256(v6_0, v6_1);
   const __m256i v7_0 = _mm256_shuffle_epi8(v2, gentt_avx2_table(kShuffle2));
-  const __m256i v7_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v3, 0xd4), gentt_avx2_table(kShuffle3));
+  const __m256i v7_1 = _mm256_shuffle_epi8(v3, gentt_avx2_table(kShuffle3));
   const __m256i v7 = _mm256_or_si256(v7_0, v7_1);
   const __m256i v8_0_0 = _mm256_shuffle_epi8(v4, gentt_avx2_table(kShuffle4));
   const __m256i v8_0_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v4, 0x4e), gentt_avx2_table(kShuffle5));
@@ -229,16 +244,16 @@ inline void avx2_odd_block0(const avx2_odd_elem* in, avx2_odd_elem* out) {
 
 // avx2_odd_block1 (axis 0 tail (3 of 8)): 2 loads, 5 shuffles, 3 stores.
 inline void avx2_odd_block1(const avx2_odd_elem* in, avx2_odd_elem* out) {
-  alignas(32) static const std::uint8_t kShuffle0[32] = {0, 1, 2, 0x80, 0x80, 0x80, 6, 7, 8, 0x80, 0x80, 0x80, 9, 10, 11, 0x80, 0x80, 0x80, 7, 8, 9, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+  alignas(32) static const std::uint8_t kShuffle0[32] = {0, 1, 2, 0x80, 0x80, 0x80, 6, 7, 8, 0x80, 0x80, 0x80, 9, 10, 11, 0x80, 0x80, 0x80, 13, 14, 15, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
   alignas(32) static const std::uint8_t kShuffle1[32] = {0x80, 0x80, 0x80, 0, 1, 2, 0x80, 0x80, 0x80, 6, 7, 8, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
   alignas(32) static const std::uint8_t kShuffle2[32] = {3, 4, 5, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 12, 13, 14, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
   alignas(32) static const std::uint8_t kBlend0[32] = {0, 0, 0, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
   alignas(32) static const std::uint8_t kShuffle3[32] = {0, 1, 2, 12, 13, 14, 3, 4, 5, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
   alignas(32) static const std::uint8_t kShuffle4[32] = {6, 7, 8, 0x80, 0x80, 0x80, 9, 10, 11, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
   alignas(32) static const std::uint8_t kShuffle5[32] = {0x80, 0x80, 0x80, 2, 3, 4, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
-  const __m256i v0 = gentt_avx2_load_bytes(in + 0, 18);
+  const __m256i v0 = gentt_avx2_load_halves(in + 0, 18);
   const __m256i v1 = gentt_avx2_load_bytes(in + 6, 9);
-  const __m256i v2_0 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v0, 0x94), gentt_avx2_table(kShuffle0));
+  const __m256i v2_0 = _mm256_shuffle_epi8(v0, gentt_avx2_table(kShuffle0));
   const __m256i v2_1 = _mm256_shuffle_epi8(v1, gentt_avx2_table(kShuffle1));
   const __m256i v2 = _mm256_or_si256(v2_0, v2_1);
   const __m256i v3 = _mm256_blendv_epi8(_mm256_shuffle_epi8(v0, gentt_avx2_table(kShuffle2)), v1, gentt_avx2_table(kBlend0));
@@ -254,10 +269,10 @@ inline void avx2_odd_block1(const avx2_odd_elem* in, avx2_odd_elem* out) {
 
 // avx2_odd_block0_x2 (full blocks x2): 8 loads, 14 shuffles, 6 stores.
 inline void avx2_odd_block0_x2(const avx2_odd_elem* in, avx2_odd_elem* out) {
-  alignas(32) static const std::uint8_t kShuffle0[32] = {0, 1, 2, 0x80, 0x80, 0x80, 6, 7, 8, 0x80, 0x80, 0x80, 9, 10, 11, 0x80, 0x80, 0x80, 7, 8, 9, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
-  alignas(32) static const std::uint8_t kShuffle1[32] = {0x80, 0x80, 0x80, 0, 1, 2, 0x80, 0x80, 0x80, 6, 7, 8, 0x80, 0x80, 0x80, 9, 2, 3, 0x80, 0x80, 0x80, 7, 8, 9, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+  alignas(32) static const std::uint8_t kShuffle0[32] = {0, 1, 2, 0x80, 0x80, 0x80, 6, 7, 8, 0x80, 0x80, 0x80, 9, 10, 11, 0x80, 0x80, 0x80, 13, 14, 15, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+  alignas(32) static const std::uint8_t kShuffle1[32] = {0x80, 0x80, 0x80, 0, 1, 2, 0x80, 0x80, 0x80, 6, 7, 8, 0x80, 0x80, 0x80, 9, 8, 9, 0x80, 0x80, 0x80, 13, 14, 15, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
   alignas(32) static const std::uint8_t kShuffle2[32] = {3, 4, 5, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 12, 13, 14, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
-  alignas(32) static const std::uint8_t kShuffle3[32] = {0x80, 0x80, 0x80, 3, 4, 5, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 12, 5, 6, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+  alignas(32) static const std::uint8_t kShuffle3[32] = {0x80, 0x80, 0x80, 3, 4, 5, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 12, 11, 12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
   alignas(32) static const std::uint8_t kShuffle4[32] = {0, 1, 2, 12, 13, 14, 3, 4, 5, 15, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
   alignas(32) static const std::uint8_t kShuffle5[32] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0, 1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
   alignas(32) static const std::uint8_t kShuffle6[32] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0, 1, 2, 12, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0, 1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
@@ -266,37 +281,37 @@ inline void avx2_odd_block0_x2(const avx2_odd_elem* in, avx2_odd_elem* out) {
   alignas(32) static const std::uint8_t kShuffle9[32] = {0x80, 0x80, 0x80, 2, 3, 4, 0x80, 0x80, 0x80, 5, 6, 7, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
   alignas(32) static const std::uint8_t kShuffle10[32] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 6, 7, 8, 0x80, 3, 4, 0x80, 0x80, 0x80, 5, 6, 7, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
   alignas(32) static const std::uint8_t kShuffle11[32] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 2, 0x80, 0x80, 9, 10, 11, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
-  const __m256i v0 = gentt_avx2_load_bytes(in + 0, 18);
-  const __m256i v11 = gentt_avx2_load_bytes(in + 24, 18);
-  const __m256i v1 = gentt_avx2_load_bytes(in + 6, 18);
-  const __m256i v12 = gentt_avx2_load_bytes(in + 30, 18);
-  const __m256i v2 = gentt_avx2_load_bytes(in + 12, 18);
-  const __m256i v13 = gentt_avx2_load_bytes(in + 36, 18);
-  const __m256i v3 = gentt_avx2_load_bytes(in + 18, 18);
-  const __m256i v14 = gentt_avx2_load_bytes(in + 42, 18);
-  const __m256i v4_0 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v0, 0x94), gentt_avx2_table(kShuffle0));
-  const __m256i v4_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v1, 0x94), gentt_avx2_table(kShuffle1));
+  const __m256i v0 = gentt_avx2_load_halves(in + 0, 18);
+  const __m256i v11 = gentt_avx2_load_halves(in + 24, 18);
+  const __m256i v1 = gentt_avx2_load_halves(in + 6, 18);
+  const __m256i v12 = gentt_avx2_load_halves(in + 30, 18);
+  const __m256i v2 = gentt_avx2_load_halves(in + 12, 18);
+  const __m256i v13 = gentt_avx2_load_halves(in + 36, 18);
+  const __m256i v3 = gentt_avx2_load_halves(in + 18, 18);
+  const __m256i v14 = gentt_avx2_load_halves(in + 42, 18);
+  const __m256i v4_0 = _mm256_shuffle_epi8(v0, gentt_avx2_table(kShuffle0));
+  const __m256i v4_1 = _mm256_shuffle_epi8(v1, gentt_avx2_table(kShuffle1));
   const __m256i v4 = _mm256_or_si256(v4_0, v4_1);
-  const __m256i v15_0 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v11, 0x94), gentt_avx2_table(kShuffle0));
-  const __m256i v15_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v12, 0x94), gentt_avx2_table(kShuffle1));
+  const __m256i v15_0 = _mm256_shuffle_epi8(v11, gentt_avx2_table(kShuffle0));
+  const __m256i v15_1 = _mm256_shuffle_epi8(v12, gentt_avx2_table(kShuffle1));
   const __m256i v15 = _mm256_or_si256(v15_0, v15_1);
   const __m256i v5_0 = _mm256_shuffle_epi8(v0, gentt_avx2_table(kShuffle2));
-  const __m256i v5_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v1, 0xd4), gentt_avx2_table(kShuffle3));
+  const __m256i v5_1 = _mm256_shuffle_epi8(v1, gentt_avx2_table(kShuffle3));
   const __m256i v5 = _mm256_or_si256(v5_0, v5_1);
   const __m256i v16_0 = _mm256_shuffle_epi8(v11, gentt_avx2_table(kShuffle2));
-  const __m256i v16_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v12, 0xd4), gentt_avx2_table(kShuffle3));
+  const __m256i v16_1 = _mm256_shuffle_epi8(v12, gentt_avx2_table(kShuffle3));
   const __m256i v16 = _mm256_or_si256(v16_0, v16_1);
-  const __m256i v6_0 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v2, 0x94), gentt_avx2_table(kShuffle0));
-  const __m256i v6_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v3, 0x94), gentt_avx2_table(kShuffle1));
+  const __m256i v6_0 = _mm256_shuffle_epi8(v2, gentt_avx2_table(kShuffle0));
+  const __m256i v6_1 = _mm256_shuffle_epi8(v3, gentt_avx2_table(kShuffle1));
   const __m256i v6 = _mm256_or_si256(v6_0, v6_1);
-  const __m256i v17_0 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v13, 0x94), gentt_avx2_table(kShuffle0));
-  const __m256i v17_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v14, 0x94), gentt_avx2_table(kShuffle1));
+  const __m256i v17_0 = _mm256_shuffle_epi8(v13, gentt_avx2_table(kShuffle0));
+  const __m256i v17_1 = _mm256_shuffle_epi8(v14, gentt_avx2_table(kShuffle1));
   const __m256i v17 = _mm256_or_si256(v17_0, v17_1);
   const __m256i v7_0 = _mm256_shuffle_epi8(v2, gentt_avx2_table(kShuffle2));
-  const __m256i v7_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v3, 0xd4), gentt_avx2_table(kShuffle3));
+  const __m256i v7_1 = _mm256_shuffle_epi8(v3, gentt_avx2_table(kShuffle3));
   const __m256i v7 = _mm256_or_si256(v7_0, v7_1);
   const __m256i v18_0 = _mm256_shuffle_epi8(v13, gentt_avx2_table(kShuffle2));
-  const __m256i v18_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v14, 0xd4), gentt_avx2_table(kShuffle3));
+  const __m256i v18_1 = _mm256_shuffle_epi8(v14, gentt_avx2_table(kShuffle3));
   const __m256i v18 = _mm256_or_si256(v18_0, v18_1);
   const __m256i v8_0_0 = _mm256_shuffle_epi8(v4, gentt_avx2_table(kShuffle4));
   const __m256i v8_0_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v4, 0x4e), gentt_avx2_table(kShuffle5));

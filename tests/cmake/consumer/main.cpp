@@ -13,7 +13,8 @@
 #include "kernels.h"
 
 // The ISA flags of gentt_add_kernels() apply to the generated sources only.
-#if defined(CONSUMER_CHECK_PRIVATE_ISA_FLAGS) && (defined(__AVX2__) || defined(__AVX512F__))
+#if defined(CONSUMER_CHECK_PRIVATE_ISA_FLAGS) && \
+    (defined(__AVX2__) || defined(__AVX512F__) || defined(__ARM_FEATURE_SVE))
 #error "the ISA compile flags of the generated kernels leaked into code that links them"
 #endif
 
@@ -26,8 +27,10 @@ bool cpu_runs(std::string_view isa) {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
            __builtin_cpu_supports("avx512vbmi");
-  if (isa == "neon" || isa == "sve") return false;
+  if (isa == "neon" || isa == "sve" || isa == "sve2") return false;
 #endif
+  // On ARM (natively or under qemu-aarch64 with the right vector length) every variant runs;
+  // SVE kernels check the vector length themselves.
   return true;
 }
 

@@ -1,0 +1,753 @@
+// gentt_bench: throughput of generated kernels over a benchmark case set, next to memcpy of the
+// same bytes, on 1 and 2 threads.
+//
+// The build turns each case file (shared/bench/*.txt, bench/smoke.txt) into a set directory
+// <sets-dir>/<set>/ holding cases.tsv (the manifest, written by gentt_bench_cases) and one
+// kernel module per ISA, <isa>.so, built from the same cases (bench/CMakeLists.txt). This
+// program loads every module of the set with dlopen, finds kernel i of ISA x through its
+// descriptor <set>_caseII_<x>_info (<gentt/kernel_info.h>), checks it against the manifest and
+// bit for bit against gentt::reference_permute, then times, interleaved round by round:
+//   memcpy of the same bytes, each ISA's kernel on 1 thread, and on 2 threads (NAME_part(in,
+//   out, 0, 2) on this thread and (1, 2) on a persistent second thread; memcpy on 2 threads
+//   copies the two halves in parallel).
+// GB/s = 2 * bytes / seconds; ratio = kernel GB/s / memcpy GB/s with the same thread count.
+// `gentt_bench --help` lists the options; bench/README.md describes the whole benchmark.
+//
+// Exit status: 0 measured, 1 a kernel's output differs from the reference, 2 bad arguments,
+// a missing or stale build, or an I/O error.
+#include <dlfcn.h>
+#include <regex.h>
+#include <pthread.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+#include <gentt/cpu.h>
+#include <gentt/kernel_info.h>
+#include <gentt/reference.h>
+
+#include "buffer.h"
+#include "timing.h"
+
+#ifndef GENTT_BENCH_SETS_DIR
+#error "compile with -DGENTT_BENCH_SETS_DIR=\"<build dir>/bench/sets\""
+#endif
+
+namespace {
+
+using gentt::bench::Buffer;
+namespace fs = std::filesystem;
+
+// The ISAs a set may have a module for, in the order the table shows them (widest first).
+const std::vector<std::string> kIsas = {"avx512", "avx2", "sve", "neon", "sunway", "scalar"};
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// ---- options --------------------------------------------------------------------------------
+
+struct Options {
+  std::string set = "gentt";
+  std::string sets_dir = GENTT_BENCH_SETS_DIR;
+  std::vector<std::string> isas;  // empty: every module the set has
+  std::string filter;
+  bool one_thread = true, two_threads = true;
+  bool verify = true;
+  bool list = false;
+  bool pin = true;
+  gentt::bench::Pages pages = gentt::bench::Pages::huge;
+  std::string csv;
+  gentt::bench::TimingOptions timing{.warmup_calls = 2, .samples = 11, .min_sample_seconds = 20e-3};
+};
+
+const char* kUsage =
+    "usage: gentt_bench [--set NAME] [--isa LIST] [--threads 1|2|both] [--samples N]\n"
+    "                   [--min-sample-ms X] [--filter REGEX] [--csv FILE] [--no-verify] [--list]\n"
+    "                   [--no-pin] [--small-pages] [--sets-dir DIR]\n"
+    "  --set NAME         case set: gentt (default), ttc, seed002, ... = shared/bench/NAME.txt;\n"
+    "                     smoke = bench/smoke.txt. Build it first: cmake --build BUILD --target gentt_bench_NAME\n"
+    "  --isa LIST         comma-separated ISAs to measure (default: every ISA the set was built for)\n"
+    "  --threads T        1, 2 or both (default both)\n"
+    "  --samples N        timed samples per implementation, interleaved; the median is reported (default 11)\n"
+    "  --min-sample-ms X  a sample repeats the call until it lasts X ms (default 20)\n"
+    "  --filter REGEX     only cases whose 'name dtype shape axes' line matches (POSIX extended\n"
+    "                     regex, searched; e.g. 'case0[1-5]', 'uint8', '4096x4096', 'case(01|22)')\n"
+    "  --csv FILE         also write one CSV row per case, implementation and thread count\n"
+    "  --no-verify        skip the check against gentt::reference_permute\n"
+    "  --list             print the set's cases and modules, measure nothing\n"
+    "  --no-pin           do not pin this thread and the second thread to the first two CPUs\n"
+    "  --small-pages      4 KiB pages only (default: buffers >= 2 MiB are advised as transparent\n"
+    "                     huge pages, as NumPy does for its arrays)\n"
+    "  --sets-dir DIR     where the built sets are (default " GENTT_BENCH_SETS_DIR ")\n";
+
+long parse_long(const std::string& flag, const std::string& value, long lo, long hi) {
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(value.c_str(), &end, 10);
+  if (value.empty() || *end || errno || v < lo || v > hi)
+    throw UsageError(flag + ": expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi) +
+                     ", got '" + value + "'");
+  return v;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string part;
+  std::istringstream in(s);
+  while (std::getline(in, part, sep)) out.push_back(part);
+  if (!s.empty() && s.back() == sep) out.push_back("");
+  return out;
+}
+
+Options parse_options(int argc, char** argv) {
+  Options opt;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    }
+    if (arg == "--no-verify") { opt.verify = false; continue; }
+    if (arg == "--list") { opt.list = true; continue; }
+    if (arg == "--no-pin") { opt.pin = false; continue; }
+    if (arg == "--small-pages") { opt.pages = gentt::bench::Pages::small; continue; }
+    if (i + 1 >= argc) throw UsageError("unknown argument or missing value: " + arg);
+    const std::string value = argv[++i];
+    if (arg == "--set") {
+      opt.set = value;
+    } else if (arg == "--sets-dir") {
+      opt.sets_dir = value;
+    } else if (arg == "--isa") {
+      opt.isas.clear();
+      for (const std::string& isa : split(value, ',')) {
+        if (std::find(kIsas.begin(), kIsas.end(), isa) == kIsas.end())
+          throw UsageError("--isa: unknown ISA '" + isa + "' (known: avx512 avx2 sve neon sunway scalar)");
+        if (std::find(opt.isas.begin(), opt.isas.end(), isa) == opt.isas.end()) opt.isas.push_back(isa);
+      }
+    } else if (arg == "--threads") {
+      if (value == "1") opt.two_threads = false;
+      else if (value == "2") opt.one_thread = false;
+      else if (value != "both") throw UsageError("--threads: expected 1, 2 or both, got '" + value + "'");
+    } else if (arg == "--samples") {
+      opt.timing.samples = int(parse_long(arg, value, 1, 100000));
+    } else if (arg == "--min-sample-ms") {
+      char* end = nullptr;
+      const double v = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end || !(v >= 0) || v > 60000)
+        throw UsageError("--min-sample-ms: expected a number of milliseconds >= 0, got '" + value + "'");
+      opt.timing.min_sample_seconds = v * 1e-3;
+    } else if (arg == "--filter") {
+      opt.filter = value;
+    } else if (arg == "--csv") {
+      opt.csv = value;
+    } else {
+      throw UsageError("unknown argument: " + arg);
+    }
+  }
+  return opt;
+}
+
+// ---- the set: manifest and modules ----------------------------------------------------------
+
+struct Case {
+  std::string name;  // kernel name without the ISA suffix, e.g. gentt_case07
+  std::string dtype;
+  std::size_t elem_bytes = 0;
+  std::vector<std::int64_t> shape;
+  std::vector<int> perm;
+  std::size_t bytes = 0;
+  int line = 0;      // line in the case file
+  std::string note;  // e.g. how the case was scaled down
+};
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+  // Rank >= 5 with one extent throughout: 2^10 rather than 2x2x2x2x2x2x2x2x2x2.
+  if (shape.size() >= 5 && std::all_of(shape.begin(), shape.end(), [&](auto e) { return e == shape[0]; }))
+    return std::to_string(shape[0]) + "^" + std::to_string(shape.size());
+  std::string s;
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s;
+}
+
+template <class T>
+std::string join(const std::vector<T>& v, const char* sep) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + std::to_string(v[i]);
+  return s;
+}
+
+std::string problem_text(const Case& c) {
+  return c.dtype + " " + shape_text(c.shape) + " axes " + join(c.perm, ",");
+}
+
+struct Set {
+  std::string name;
+  fs::path dir;
+  std::string source;  // the manifest's first line: where the cases come from
+  std::vector<Case> cases;
+};
+
+Set read_set(const Options& opt) {
+  Set set;
+  set.name = opt.set;
+  set.dir = fs::path(opt.sets_dir) / opt.set;
+  const fs::path manifest = set.dir / "cases.tsv";
+  std::ifstream in(manifest);
+  if (!in) {
+    std::string known;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(opt.sets_dir, ec))
+      if (fs::exists(entry.path() / "cases.tsv")) known += " " + entry.path().filename().string();
+    throw UsageError("set '" + opt.set + "' is not built: " + manifest.string() + " is missing. Build it with\n"
+                     "  cmake --build <build dir> --target gentt_bench_" + opt.set +
+                     "\nbuilt sets:" + (known.empty() ? std::string(" none") : known));
+  }
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.empty()) continue;
+    if (line[0] == '#') {
+      if (set.source.empty()) set.source = line.substr(line.find_first_not_of("# "));
+      continue;
+    }
+    const auto f = split(line, '\t');
+    if (f.size() != 8) throw std::runtime_error(manifest.string() + ":" + std::to_string(n) + ": expected 8 fields");
+    Case c;
+    c.name = f[0];
+    c.dtype = f[1];
+    c.elem_bytes = std::stoul(f[2]);
+    for (const auto& e : split(f[3], ',')) c.shape.push_back(std::stoll(e));
+    for (const auto& a : split(f[4], ',')) c.perm.push_back(std::stoi(a));
+    c.bytes = std::stoull(f[5]);
+    c.line = std::stoi(f[6]);
+    c.note = f[7];
+    set.cases.push_back(std::move(c));
+  }
+  return set;
+}
+
+struct Module {
+  std::string isa;
+  fs::path path;
+  void* handle = nullptr;
+};
+
+// Opens the set's module for each ISA; prints why an ISA is left out.
+std::vector<Module> open_modules(const Set& set, const Options& opt) {
+  std::vector<Module> modules;
+  for (const std::string& isa : kIsas) {
+    const bool requested = std::find(opt.isas.begin(), opt.isas.end(), isa) != opt.isas.end();
+    if (!opt.isas.empty() && !requested) continue;
+    const fs::path path = set.dir / (isa + ".so");
+    if (!fs::exists(path)) {
+      if (requested)
+        throw UsageError("set '" + set.name + "' has no " + isa + " module (" + path.string() +
+                         "); GENTT_BENCH_ISAS chooses the ISAs the build makes modules for");
+      continue;
+    }
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) throw std::runtime_error("dlopen " + path.string() + ": " + dlerror());
+    if (const auto* why = static_cast<const char*>(dlsym(handle, "gentt_bench_unavailable"))) {
+      std::printf("  %-8s skipped: %s\n", isa.c_str(), why);
+      dlclose(handle);
+      continue;
+    }
+    if (!gentt::cpu_supports(isa)) {
+      std::printf("  %-8s skipped: this CPU cannot run %s kernels\n", isa.c_str(), isa.c_str());
+      dlclose(handle);
+      continue;
+    }
+    std::printf("  %-8s %s\n", isa.c_str(), path.c_str());
+    modules.push_back({isa, path, handle});
+  }
+  if (modules.empty()) throw UsageError("no kernels to measure in set '" + set.name + "'");
+  return modules;
+}
+
+// The kernel of case c in module m, checked against the manifest.
+const gentt_kernel_info& find_kernel(const Module& m, const Case& c) {
+  const std::string symbol = c.name + "_" + m.isa + "_info";
+  const auto* info = static_cast<const gentt_kernel_info*>(dlsym(m.handle, symbol.c_str()));
+  const std::string stale = "; the module is stale: rebuild the set (cmake --build <build dir> --target gentt_bench_<set>)";
+  if (!info) throw UsageError(m.path.string() + " has no " + symbol + stale);
+  if (info->version != GENTT_KERNEL_INFO_VERSION)
+    throw UsageError(symbol + " has descriptor version " + std::to_string(info->version) + ", this program reads " +
+                     std::to_string(GENTT_KERNEL_INFO_VERSION) + stale);
+  const bool same = std::size_t(info->elem_bytes) == c.elem_bytes && std::size_t(info->rank) == c.shape.size() &&
+                    std::equal(c.shape.begin(), c.shape.end(), info->shape) &&
+                    std::equal(c.perm.begin(), c.perm.end(), info->perm);
+  if (!same) throw UsageError(symbol + " is not the problem cases.tsv lists for " + c.name + stale);
+  if (!info->run_part) throw UsageError(symbol + " was generated without NAME_part (\"threads\": false)");
+  return *info;
+}
+
+// ---- two threads ----------------------------------------------------------------------------
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Pins the calling thread to one CPU; false if that is not possible.
+bool pin_to_cpu(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  return pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0;
+}
+
+// The first two CPUs this process may run on, or {-1, -1}.
+std::pair<int, int> two_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return {-1, -1};
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE && cpus.size() < 2; ++c)
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  return cpus.size() == 2 ? std::pair{cpus[0], cpus[1]} : std::pair{-1, -1};
+}
+
+// A persistent second thread: run(a, b) runs a here and b there and returns when both are done.
+// With pinning, this thread and the worker each own one CPU (on a loaded machine the scheduler
+// otherwise often queues both on one CPU, where a waiting thread spins away the other's turn).
+// A waiting side spins for kSpinSeconds (a round trip then costs ~150 ns, so small tensors
+// measure the kernel rather than the scheduler; a futex wake-up on a loaded machine can take
+// milliseconds), then yields the CPU until kYieldSeconds, then sleeps on a futex
+// (std::atomic::wait) so that an idle worker takes no CPU from the 1-thread measurements.
+class ThreadPair {
+ public:
+  explicit ThreadPair(std::pair<int, int> cpus) : cpus_(cpus), worker_([this] { loop(); }) {
+    if (cpus_.first >= 0 && !pin_to_cpu(cpus_.first)) cpus_ = {-1, -1};
+  }
+  bool pinned() const { return cpus_.first >= 0; }
+  std::pair<int, int> cpus() const { return cpus_; }
+  ~ThreadPair() {
+    stop_.store(true, std::memory_order_relaxed);
+    post(nullptr);
+    worker_.join();
+  }
+  ThreadPair(const ThreadPair&) = delete;
+  ThreadPair& operator=(const ThreadPair&) = delete;
+
+  void run(const std::function<void()>& a, const std::function<void()>& b) {
+    const unsigned round = post(&b);
+    a();
+    wait_for(done_, round);
+  }
+
+ private:
+  static constexpr double kSpinSeconds = 100e-6, kYieldSeconds = 2e-3;
+
+  unsigned post(const std::function<void()>* job) {
+    job_ = job;
+    const unsigned round = go_.load(std::memory_order_relaxed) + 1;
+    go_.store(round, std::memory_order_release);
+    go_.notify_one();
+    return round;
+  }
+
+  static void wait_for(std::atomic<unsigned>& counter, unsigned value) {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    const auto stop_spinning = start + std::chrono::duration<double>(kSpinSeconds);
+    const auto stop_yielding = start + std::chrono::duration<double>(kYieldSeconds);
+    enum { spin, yield, sleep } mode = spin;
+    for (unsigned i = 1;; ++i) {
+      const unsigned now = counter.load(std::memory_order_acquire);
+      if (now == value) return;
+      switch (mode) {
+        case spin:
+          cpu_relax();
+          if (i % 64 == 0 && Clock::now() > stop_spinning) mode = yield;
+          break;
+        case yield:
+          sched_yield();
+          if (Clock::now() > stop_yielding) mode = sleep;
+          break;
+        case sleep:
+          counter.wait(now, std::memory_order_acquire);
+          break;
+      }
+    }
+  }
+
+  void loop() {
+    if (cpus_.second >= 0) pin_to_cpu(cpus_.second);
+    for (unsigned round = 1;; ++round) {
+      wait_for(go_, round);
+      if (stop_.load(std::memory_order_relaxed)) return;
+      (*job_)();
+      done_.store(round, std::memory_order_release);
+      done_.notify_one();
+    }
+  }
+
+  std::atomic<unsigned> go_{0}, done_{0};
+  std::atomic<bool> stop_{false};
+  const std::function<void()>* job_ = nullptr;
+  std::pair<int, int> cpus_;  // this thread's and the worker's CPU; -1: not pinned
+  std::thread worker_;
+};
+
+// ---- measuring ------------------------------------------------------------------------------
+
+struct Result {
+  std::string impl;  // "memcpy" or "gentt_<isa>"
+  std::string isa;   // "" for memcpy
+  int threads = 1;
+  gentt::bench::Timing timing;
+  double gbps = 0, best_gbps = 0, ratio = 0;  // ratio: to memcpy with the same thread count
+};
+
+struct CaseResult {
+  const Case* c = nullptr;
+  std::vector<Result> results;
+  const Result* find(const std::string& impl, int threads) const {
+    for (const Result& r : results)
+      if (r.impl == impl && r.threads == threads) return &r;
+    return nullptr;
+  }
+};
+
+bool verify_output(const Buffer& got, const Buffer& want, const Case& c, const std::string& what) {
+  if (std::memcmp(got.data(), want.data(), want.size()) == 0) return true;
+  std::size_t byte = 0;
+  while (got.data()[byte] == want.data()[byte]) ++byte;
+  std::fprintf(stderr, "gentt_bench: MISMATCH %s (%s): output byte %zu (element %zu) is 0x%02x, the reference has 0x%02x\n",
+               c.name.c_str(), what.c_str(), byte, byte / c.elem_bytes, got.data()[byte], want.data()[byte]);
+  return false;
+}
+
+// ---- output ---------------------------------------------------------------------------------
+
+std::string size_text(std::size_t bytes) {
+  char buf[32];
+  if (bytes < (1u << 20)) std::snprintf(buf, sizeof buf, "%.4g KiB", double(bytes) / 1024);
+  else std::snprintf(buf, sizeof buf, "%.4g MiB", double(bytes) / (1 << 20));
+  return buf;
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "unknown CPU";
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
+class Table {
+ public:
+  Table(const std::vector<Module>& modules, const Options& opt) : opt_(opt) {
+    for (const Module& m : modules) isas_.push_back(m.isa);
+  }
+
+  void header() const {
+    std::string top = std::string(25, ' '), mid = pad("case", 14) + pad("size", 11), low = std::string(25, ' ');
+    for (int t : threads()) {
+      const std::string block = t == 1 ? "| 1 thread" : "| 2 threads";
+      std::string m = "|  memcpy", l = "|    GB/s";
+      for (const std::string& isa : isas_) {
+        m += "  " + pad(isa, 12);
+        l += "    GB/s  x mc";
+      }
+      top += pad(block, m.size() + 1);
+      mid += m + " ";
+      low += l + " ";
+    }
+    std::printf("%s\n%s| problem\n%s|\n", top.c_str(), mid.c_str(), low.c_str());
+  }
+
+  void row(const CaseResult& r) const {
+    std::string line = pad(r.c->name, 14) + pad(size_text(r.c->bytes), 11);
+    char buf[64];
+    for (int t : threads()) {
+      const Result* mc = r.find("memcpy", t);
+      std::snprintf(buf, sizeof buf, "|%8.2f", mc ? mc->gbps : 0.0);
+      line += buf;
+      for (const std::string& isa : isas_) {
+        const Result* k = r.find("gentt_" + isa, t);
+        if (k) std::snprintf(buf, sizeof buf, "  %6.2f %5.2f", k->gbps, k->ratio);
+        else std::snprintf(buf, sizeof buf, "  %6s %5s", "-", "-");
+        line += buf;
+      }
+      line += " ";
+    }
+    std::printf("%s| %s\n", line.c_str(), problem_text(*r.c).c_str());
+    std::fflush(stdout);
+  }
+
+  void summary(const std::vector<CaseResult>& all) const {
+    if (all.empty()) return;
+    std::printf("\nsummary over %zu case%s: ratio = kernel GB/s / memcpy GB/s (same run, same thread count)\n",
+                all.size(), all.size() == 1 ? "" : "s");
+    std::printf("%-8s %-7s %7s %-28s %7s %9s  %s\n", "impl", "threads", "median", "  min (case)", "max",
+                "geomean", "faster than scalar");
+    std::printf("%-8s %-7s %7s %-28s %7s %9s\n", "", "", "ratio", "  ratio", "ratio", "GB/s");
+    for (int t : threads()) {
+      std::vector<double> mc;
+      for (const CaseResult& r : all)
+        if (const Result* x = r.find("memcpy", t)) mc.push_back(x->gbps);
+      std::printf("%-8s %-7d %7s %-28s %7s %9.2f\n", "memcpy", t, "1", "", "", geomean(mc));
+      for (const std::string& isa : isas_) {
+        std::vector<double> ratios, rates;
+        double lo = 1e300, hi = 0;
+        std::string lo_case;
+        int faster = 0, compared = 0;
+        for (const CaseResult& r : all) {
+          const Result* k = r.find("gentt_" + isa, t);
+          if (!k) continue;
+          ratios.push_back(k->ratio);
+          rates.push_back(k->gbps);
+          if (k->ratio < lo) lo = k->ratio, lo_case = r.c->name;
+          hi = std::max(hi, k->ratio);
+          if (const Result* s = r.find("gentt_scalar", t); s && isa != "scalar") {
+            ++compared;
+            faster += k->gbps > s->gbps;
+          }
+        }
+        if (ratios.empty()) continue;
+        const std::string vs = compared ? std::to_string(faster) + "/" + std::to_string(compared) : "-";
+        std::printf("%-8s %-7d %7.2f   %-26s %7.2f %9.2f  %s\n", isa.c_str(), t,
+                    gentt::bench::detail::median(ratios), (fmt2(lo) + " (" + lo_case + ")").c_str(), hi, geomean(rates),
+                    vs.c_str());
+      }
+    }
+    if (opt_.one_thread && opt_.two_threads) {
+      for (const std::string& isa : isas_) {
+        std::vector<double> speedup;
+        for (const CaseResult& r : all) {
+          const Result *a = r.find("gentt_" + isa, 1), *b = r.find("gentt_" + isa, 2);
+          if (a && b && a->gbps > 0) speedup.push_back(b->gbps / a->gbps);
+        }
+        if (!speedup.empty())
+          std::printf("%s: 2 threads / 1 thread, median over cases: %.2fx\n", isa.c_str(),
+                      gentt::bench::detail::median(speedup));
+      }
+    }
+  }
+
+  std::vector<int> threads() const {
+    std::vector<int> t;
+    if (opt_.one_thread) t.push_back(1);
+    if (opt_.two_threads) t.push_back(2);
+    return t;
+  }
+
+ private:
+  static std::string pad(const std::string& s, std::size_t width) {
+    return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
+  }
+  static std::string fmt2(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+    return buf;
+  }
+  static double geomean(const std::vector<double>& v) {
+    if (v.empty()) return 0;
+    double s = 0;
+    for (double x : v) s += std::log(std::max(x, 1e-12));
+    return std::exp(s / double(v.size()));
+  }
+
+  const Options& opt_;
+  std::vector<std::string> isas_;
+};
+
+// ---- the run --------------------------------------------------------------------------------
+
+int run(const Options& opt) {
+  const Set set = read_set(opt);
+  std::vector<const Case*> cases;
+  {
+    regex_t filter;
+    if (!opt.filter.empty()) {
+      if (const int rc = regcomp(&filter, opt.filter.c_str(), REG_EXTENDED | REG_NOSUB)) {
+        char why[256];
+        regerror(rc, &filter, why, sizeof why);
+        throw UsageError("--filter: invalid regex '" + opt.filter + "': " + why);
+      }
+    }
+    for (const Case& c : set.cases)
+      if (opt.filter.empty() || regexec(&filter, (c.name + " " + problem_text(c)).c_str(), 0, nullptr, 0) == 0)
+        cases.push_back(&c);
+    if (!opt.filter.empty()) regfree(&filter);
+  }
+
+  std::printf("gentt_bench: set %s, %zu of %zu cases (%s)\n", set.name.c_str(), cases.size(), set.cases.size(),
+              set.source.c_str());
+  std::printf("cpu: %s, %u logical CPUs\n", cpu_model().c_str(), std::thread::hardware_concurrency());
+  std::printf("kernels:\n");
+  const std::vector<Module> modules = open_modules(set, opt);
+  for (const Case* c : cases)
+    if (!c->note.empty()) std::printf("note: %s (case file line %d) %s\n", c->name.c_str(), c->line, c->note.c_str());
+
+  if (opt.list) {
+    for (const Case* c : cases)
+      std::printf("  %-16s %10s  %s\n", c->name.c_str(), size_text(c->bytes).c_str(), problem_text(*c).c_str());
+    return 0;
+  }
+  std::printf("timing: median of %d samples, each >= %g ms, all implementations of a case interleaved round by round;\n"
+              "        GB/s = 2 * bytes / s; x mc = kernel GB/s / memcpy GB/s (same bytes, same run, same thread count)\n",
+              opt.timing.samples, opt.timing.min_sample_seconds * 1e3);
+  if (opt.two_threads)
+    std::printf("2 threads: NAME_part(in, out, 0, 2) here and (1, 2) on a persistent second thread; memcpy copies the two halves\n");
+  const std::string thp = gentt::bench::thp_mode();
+  if (opt.pages == gentt::bench::Pages::huge)
+    std::printf("pages: buffers >= 2 MiB 2 MiB-aligned and advised as transparent huge pages (system THP mode: %s)\n",
+                thp.empty() ? "unknown" : thp.c_str());
+  else
+    std::printf("pages: 4 KiB (--small-pages; system THP mode: %s)\n", thp.empty() ? "unknown" : thp.c_str());
+  std::printf("verify: %s\n", opt.verify ? "every kernel, whole and in 2 parts on 2 threads, bit for bit against gentt::reference_permute"
+                                           : "off (--no-verify)");
+
+  std::FILE* csv = nullptr;
+  if (!opt.csv.empty()) {
+    csv = std::fopen(opt.csv.c_str(), "w");
+    if (!csv) throw std::runtime_error("cannot write " + opt.csv);
+    std::fprintf(csv, "tool,set,case,dtype,shape,axes,bytes,impl,threads,gbps,ratio_memcpy,best_gbps,samples,calls_per_sample,note\n");
+  }
+
+  ThreadPair pair(opt.pin ? two_cpus() : std::pair{-1, -1});
+  if (pair.pinned())
+    std::printf("pinning: this thread on CPU %d, the second thread on CPU %d (--no-pin: leave them to the scheduler)\n",
+                pair.cpus().first, pair.cpus().second);
+  std::printf("\n");
+  Table table(modules, opt);
+  table.header();
+  std::vector<CaseResult> all;
+  int mismatches = 0;
+  for (const Case* c : cases) {
+    std::vector<const gentt_kernel_info*> kernels;
+    for (const Module& m : modules) kernels.push_back(&find_kernel(m, *c));
+
+    Buffer in(c->bytes, 0xCD, opt.pages), out(c->bytes, 0xCD, opt.pages);
+    in.fill_random(0x67656E7474ULL + std::hash<std::string>{}(c->name));
+    const void* src = in.data();
+    void* dst = out.data();
+
+    std::vector<bool> ok(kernels.size(), true);
+    if (opt.verify) {
+      Buffer want(c->bytes, 0xCD, opt.pages);
+      gentt::reference_permute(src, want.data(), c->elem_bytes, c->shape, c->perm);
+      for (std::size_t k = 0; k < kernels.size(); ++k) {
+        std::memset(dst, 0xA5, c->bytes);
+        kernels[k]->run(src, dst);
+        ok[k] = verify_output(out, want, *c, modules[k].isa + ", 1 thread");
+        std::memset(dst, 0x5A, c->bytes);
+        pair.run([&] { kernels[k]->run_part(src, dst, 0, 2); }, [&] { kernels[k]->run_part(src, dst, 1, 2); });
+        ok[k] = verify_output(out, want, *c, modules[k].isa + ", 2 parts on 2 threads") && ok[k];
+        mismatches += !ok[k];
+      }
+    }
+
+    // Everything measured for this case, interleaved.
+    std::vector<std::function<void()>> fns;
+    // The two halves of each 2-thread call, made once here: building std::function objects
+    // inside the timed loop would add an allocation to every call of a tiny case.
+    std::vector<std::unique_ptr<std::function<void()>[]>> halves;
+    auto on_two_threads = [&](std::function<void()> a, std::function<void()> b) {
+      halves.emplace_back(new std::function<void()>[2]{std::move(a), std::move(b)});
+      std::function<void()>* h = halves.back().get();
+      return [h, &pair] { pair.run(h[0], h[1]); };
+    };
+    CaseResult cr;
+    cr.c = c;
+    const std::size_t half = c->bytes / 2 / 64 * 64;
+    for (int t : table.threads()) {
+      if (t == 1) {
+        fns.push_back([=] { std::memcpy(dst, src, c->bytes); });
+      } else {
+        fns.push_back(on_two_threads(
+            [=] { std::memcpy(dst, src, half); },
+            [=] { std::memcpy(static_cast<char*>(dst) + half, static_cast<const char*>(src) + half, c->bytes - half); }));
+      }
+      cr.results.push_back({"memcpy", "", t, {}, 0, 0, 0});
+      for (std::size_t k = 0; k < kernels.size(); ++k) {
+        if (!ok[k]) continue;
+        const gentt_kernel_info* info = kernels[k];
+        if (t == 1) fns.push_back([=] { info->run(src, dst); });
+        else
+          fns.push_back(on_two_threads([=] { info->run_part(src, dst, 0, 2); },
+                                       [=] { info->run_part(src, dst, 1, 2); }));
+        cr.results.push_back({"gentt_" + modules[k].isa, modules[k].isa, t, {}, 0, 0, 0});
+      }
+    }
+    const auto timings = gentt::bench::time_interleaved(fns, opt.timing);
+    for (std::size_t i = 0; i < timings.size(); ++i) {
+      Result& r = cr.results[i];
+      r.timing = timings[i];
+      r.gbps = gentt::bench::gbps(c->bytes, r.timing.median_seconds);
+      r.best_gbps = gentt::bench::gbps(c->bytes, r.timing.min_seconds);
+    }
+    for (Result& r : cr.results) {
+      const Result* mc = cr.find("memcpy", r.threads);
+      r.ratio = mc && mc->gbps > 0 ? r.gbps / mc->gbps : 0;
+    }
+    table.row(cr);
+    if (csv) {
+      for (const Result& r : cr.results)
+        std::fprintf(csv, "gentt_bench,%s,%s,%s,%s,%s,%zu,%s,%d,%.4f,%.4f,%.4f,%d,%ld,%s\n", set.name.c_str(),
+                     c->name.c_str(), c->dtype.c_str(), join(c->shape, " ").c_str(), join(c->perm, " ").c_str(),
+                     c->bytes, r.impl.c_str(), r.threads, r.gbps, r.ratio, r.best_gbps, r.timing.samples,
+                     r.timing.calls_per_sample, csv_field(c->note).c_str());
+      std::fflush(csv);
+    }
+    all.push_back(std::move(cr));
+  }
+  table.summary(all);
+  if (csv) std::fclose(csv);
+  if (mismatches) {
+    std::fprintf(stderr, "gentt_bench: %d kernel%s differ from the reference (left out of the timings)\n", mismatches,
+                 mismatches == 1 ? "" : "s");
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(parse_options(argc, argv));
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "gentt_bench: %s\n", e.what());
+    if (std::string_view(e.what()).starts_with("unknown argument")) std::fputs(kUsage, stderr);
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gentt_bench: error: %s\n", e.what());
+    return 2;
+  }
+}

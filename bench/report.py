@@ -1,0 +1,274 @@
+#!/usr/bin/python3
+"""Merges gentt_bench and numpy_bench.py CSV files into a markdown report.
+
+    /usr/bin/python3 bench/report.py RUN.csv... [-o FILE] [--title TEXT]
+
+Each CSV file is one process's run (gentt_bench --csv, numpy_bench.py --csv); give several runs
+of the same set to get per-case medians across processes. For every case and implementation the
+report shows the median over runs of GB/s and of the ratio to memcpy (each run's ratio uses the
+memcpy measured in that run, same thread count). "vs NumPy" divides the widest gentt ISA's
+1-thread GB/s by the better of NumPy's two forms (np.copyto into a preallocated output,
+np.ascontiguousarray). NumPy's figures come from numpy_bench.py, other processes: give the files
+in the order they ran (bench/run alternates gentt_bench and numpy_bench.py), and the i-th
+gentt_bench run is compared with the i-th numpy_bench run, the median over those pairs is
+reported; the machine's speed drifts between runs far more than within one.
+
+The summary checks gentt's performance targets: (a) cases up to 1 MiB (they fit in L2):
+median ratio to memcpy >= 0.6 on 1 thread and median >= 5x NumPy; (b) all-size-2 tensors of
+rank 16-24: ratio >= 0.5 on 1 thread; (c) every case faster than NumPy and than the scalar
+backend. Standard library only.
+"""
+import argparse
+import collections
+import csv
+import statistics
+import sys
+
+ISA_ORDER = ["avx512", "avx2", "sve", "neon", "sunway", "scalar"]
+
+
+def median(values):
+    return statistics.median(values) if values else None
+
+
+def read_runs(paths):
+    """cases: name -> info; data: (tool, case, impl, threads) -> list of (gbps, ratio, run index)."""
+    cases = collections.OrderedDict()
+    data = collections.defaultdict(list)
+    runs = collections.Counter()
+    sets = set()
+    for path in paths:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+        if not rows:
+            print("report.py: %s holds no measurements, ignored" % path, file=sys.stderr)
+            continue
+        run = runs[rows[0]["tool"]]
+        runs[rows[0]["tool"]] += 1
+        for r in rows:
+            sets.add(r["set"])
+            cases.setdefault(r["case"], dict(
+                name=r["case"], dtype=r["dtype"], shape=[int(x) for x in r["shape"].split()],
+                axes=[int(x) for x in r["axes"].split()], bytes=int(r["bytes"]), note=r["note"]))
+            data[(r["tool"], r["case"], r["impl"], int(r["threads"]))].append(
+                (float(r["gbps"]), float(r["ratio_memcpy"]), run))
+    return cases, data, runs, sets
+
+
+def shape_text(shape):
+    if len(shape) >= 5 and len(set(shape)) == 1:
+        return "%d^%d" % (shape[0], len(shape))
+    return "x".join(str(e) for e in shape)
+
+
+def size_text(nbytes):
+    if nbytes < (1 << 20):
+        return "%.4g KiB" % (nbytes / 1024)
+    return "%.4g MiB" % (nbytes / (1 << 20))
+
+
+def fmt(x, digits=2):
+    return "-" if x is None else "%.*f" % (digits, x)
+
+
+class Report:
+    def __init__(self, cases, data, runs):
+        self.cases, self.data, self.runs = cases, data, runs
+        present = {impl[len("gentt_"):] for (tool, _, impl, _) in data if tool == "gentt_bench" and impl.startswith("gentt_")}
+        self.isas = [i for i in ISA_ORDER if i in present]
+        self.simd = [i for i in self.isas if i != "scalar"]
+        self.primary = self.isas[0] if self.isas else None  # the widest ISA measured
+
+    def gbps(self, tool, case, impl, threads=1):
+        return median([g for g, _, _ in self.data.get((tool, case, impl, threads), [])])
+
+    def ratio(self, tool, case, impl, threads=1):
+        return median([r for _, r, _ in self.data.get((tool, case, impl, threads), [])])
+
+    def spread(self, tool, case, impl, threads=1, which=0):
+        """max/min - 1 over the runs of GB/s (which=0) or of the ratio to memcpy (which=1)."""
+        values = [v[which] for v in self.data.get((tool, case, impl, threads), [])]
+        return max(values) / min(values) - 1 if len(values) > 1 and min(values) > 0 else None
+
+    def numpy_best_runs(self, case):
+        """Run index -> the better NumPy form's GB/s in that numpy_bench run."""
+        best = {}
+        for impl in ("numpy_copyto", "numpy_ascontiguousarray"):
+            for g, _, run in self.data.get(("numpy_bench", case, impl, 1), []):
+                best[run] = max(best.get(run, 0.0), g)
+        return best
+
+    def numpy_best(self, case):
+        return median(list(self.numpy_best_runs(case).values()))
+
+    def vs_numpy(self, case, isa=None, threads=1):
+        """gentt GB/s / best NumPy GB/s: median over run pairs (i-th runs), else of the medians."""
+        isa = isa or self.primary
+        gentt = {run: g for g, _, run in self.data.get(("gentt_bench", case, "gentt_" + isa, threads), [])}
+        numpy = self.numpy_best_runs(case)
+        if gentt and set(gentt) == set(numpy) and all(numpy.values()):
+            return median([gentt[run] / numpy[run] for run in gentt])
+        k, n = self.gbps("gentt_bench", case, "gentt_" + isa, threads), self.numpy_best(case)
+        return k / n if k is not None and n else None
+
+    # ---- the per-case table ----------------------------------------------------------------
+    def table(self):
+        head = ["case", "problem", "size", "memcpy 1T GB/s"]
+        for isa in self.isas:
+            head.append("%s 1T GB/s (x memcpy)" % isa)
+            if isa != "scalar":
+                head.append("%s 2T GB/s (x memcpy 2T)" % isa)
+        head += ["NumPy copyto GB/s", "NumPy ascontiguousarray GB/s", "%s 1T / best NumPy" % self.primary]
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for name, c in self.cases.items():
+            problem = "%s %s axes %s" % (c["dtype"], shape_text(c["shape"]), ",".join(map(str, c["axes"])))
+            if c["note"]:
+                problem += " (%s)" % c["note"]
+            row = [name.replace("_", "\\_"), problem, size_text(c["bytes"]),
+                   fmt(self.gbps("gentt_bench", name, "memcpy"), 1)]
+            for isa in self.isas:
+                for t in ([1] if isa == "scalar" else [1, 2]):
+                    g, r = self.gbps("gentt_bench", name, "gentt_" + isa, t), self.ratio("gentt_bench", name, "gentt_" + isa, t)
+                    row.append("-" if g is None else "%.2f (%.2f)" % (g, r))
+            speed = self.vs_numpy(name)
+            row += [fmt(self.gbps("numpy_bench", name, "numpy_copyto")),
+                    fmt(self.gbps("numpy_bench", name, "numpy_ascontiguousarray")),
+                    "-" if speed is None else "%.1fx" % speed]
+            lines.append("| " + " | ".join(row) + " |")
+        return "\n".join(lines)
+
+    # ---- summary per implementation --------------------------------------------------------
+    def summary(self):
+        names = list(self.cases)
+        lines = ["| implementation | threads | median x memcpy | min x memcpy (case) | geomean GB/s | "
+                 "faster than scalar | faster than NumPy | median vs NumPy | run-to-run spread of x memcpy "
+                 "(median, max) | of GB/s (median) |",
+                 "|---|---|---|---|---|---|---|---|---|---|"]
+        has_numpy = any(self.numpy_best(n) for n in names)
+        for isa in self.isas:
+            for t in (1, 2):
+                impl = "gentt_" + isa
+                ratios = [(self.ratio("gentt_bench", n, impl, t), n) for n in names]
+                ratios = [(r, n) for r, n in ratios if r is not None]
+                if not ratios:
+                    continue
+                rates = [self.gbps("gentt_bench", n, impl, t) for _, n in ratios]
+                lo = min(ratios)
+                if isa == "scalar":
+                    vs_scalar = "-"
+                else:
+                    pairs = [(self.gbps("gentt_bench", n, impl, t), self.gbps("gentt_bench", n, "gentt_scalar", t)) for _, n in ratios]
+                    pairs = [(a, b) for a, b in pairs if b is not None]
+                    vs_scalar = "%d/%d" % (sum(a > b for a, b in pairs), len(pairs)) if pairs else "-"
+                vs_np = [self.vs_numpy(n, isa, t) for _, n in ratios]
+                vs_np = [v for v in vs_np if v is not None]
+                spreads = [(self.spread("gentt_bench", n, impl, t, 1), n) for _, n in ratios]
+                spreads = [(s, n) for s, n in spreads if s is not None]
+                spread = "-"
+                if spreads:
+                    worst = max(spreads)
+                    spread = "%.0f%%, %.0f%% (%s)" % (100 * median([s for s, _ in spreads]), 100 * worst[0],
+                                                     worst[1].replace("_", "\\_"))
+                gspreads = [self.spread("gentt_bench", n, impl, t, 0) for _, n in ratios]
+                gspreads = [s for s in gspreads if s is not None]
+                gspread = "%.0f%%" % (100 * median(gspreads)) if gspreads else "-"
+                lines.append("| %s | %d | %.2f | %.2f (%s) | %.2f | %s | %s | %s | %s | %s |" % (
+                    isa, t, median([r for r, _ in ratios]), lo[0], lo[1].replace("_", "\\_"),
+                    statistics.geometric_mean([max(x, 1e-9) for x in rates]), vs_scalar,
+                    ("%d/%d" % (sum(v > 1 for v in vs_np), len(vs_np))) if has_numpy and vs_np else "-",
+                    ("%.1fx" % median(vs_np)) if has_numpy and vs_np else "-", spread, gspread))
+        return "\n".join(lines)
+
+    # ---- the targets -----------------------------------------------------------------------
+    def targets(self):
+        isa = self.primary
+        impl = "gentt_" + isa
+        names = list(self.cases)
+        out = []
+
+        def verdict(ok):
+            return "**met**" if ok else "**not met**"
+
+        def listing(items):
+            return ", ".join("%s (%s)" % (n.replace("_", "\\_"), v) for n, v in items) or "none"
+
+        small = [n for n in names if self.cases[n]["bytes"] <= (1 << 20)]
+        if small:
+            ratios = [self.ratio("gentt_bench", n, impl) for n in small]
+            vs_np = [self.vs_numpy(n) for n in small]
+            vs_np = [v for v in vs_np if v is not None]
+            med_r = median([r for r in ratios if r is not None])
+            med_np = median(vs_np)
+            ok = med_r is not None and med_r >= 0.6 and med_np is not None and med_np >= 5
+            out.append("- (a) tensors that fit in L2, the %d cases up to 1 MiB: median %s 1-thread ratio to memcpy "
+                       "%s (target >= 0.6), median speedup over NumPy %s (target >= 5x): %s. Below 0.6: %s." % (
+                           len(small), isa, fmt(med_r), "-" if med_np is None else "%.1fx" % med_np, verdict(ok),
+                           listing([(n, fmt(r, 3)) for n, r in zip(small, ratios) if r is not None and r < 0.6])))
+        twos = [n for n in names if set(self.cases[n]["shape"]) == {2} and 16 <= len(self.cases[n]["shape"]) <= 24]
+        if twos:
+            ratios = [(self.ratio("gentt_bench", n, impl), n) for n in twos]
+            ratios = [(r, n) for r, n in ratios if r is not None]
+            ok = all(r >= 0.5 for r, _ in ratios)
+            out.append("- (b) all-size-2 tensors of rank 16-24, %d cases: %s 1-thread ratio to memcpy median %s, "
+                       "min %s (target >= 0.5 for each): %s. Below 0.5: %s." % (
+                           len(twos), isa, fmt(median([r for r, _ in ratios])), fmt(min(ratios)[0]), verdict(ok),
+                           listing([(n, fmt(r, 3)) for r, n in ratios if r < 0.5])))
+        slower_np, slower_scalar, compared_np = [], [], 0
+        for n in names:
+            k = self.gbps("gentt_bench", n, impl)
+            v = self.vs_numpy(n)
+            if v is not None:
+                compared_np += 1
+                if v <= 1:
+                    slower_np.append((n, "%.2fx" % v))
+            s = self.gbps("gentt_bench", n, "gentt_scalar")
+            if k is not None and s is not None and isa != "scalar" and k <= s:
+                slower_scalar.append((n, "%.2f vs %.2f GB/s" % (k, s)))
+        ok = not slower_np and not slower_scalar and compared_np == len(names)
+        out.append("- (c) every case faster than NumPy and than the scalar backend (%s, 1 thread): %s. "
+                   "Not faster than NumPy: %s. Not faster than scalar: %s." % (
+                       isa, verdict(ok), listing(slower_np) if compared_np else "NumPy not measured",
+                       listing(slower_scalar)))
+        return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("csv", nargs="+", help="CSV files written by gentt_bench --csv and numpy_bench.py --csv")
+    ap.add_argument("-o", "--output", default="", help="write the markdown here (default stdout)")
+    ap.add_argument("--title", default="")
+    args = ap.parse_args()
+
+    cases, data, runs, sets = read_runs(args.csv)
+    rep = Report(cases, data, runs)
+    if not rep.isas:
+        sys.exit("report.py: no gentt_bench measurements in the given files")
+    parts = []
+    if args.title:
+        parts.append("## " + args.title + "\n")
+    parts.append("Set %s: %d cases; %d run(s) of gentt_bench, %d run(s) of numpy_bench.py; every figure is the "
+                 "median over runs. GB/s = 2 x bytes / s. x memcpy = GB/s / memcpy GB/s of the same bytes in the "
+                 "same run with the same thread count (2T: two threads, memcpy copies two halves in parallel)."
+                 % (", ".join(sorted(sets)), len(cases), runs["gentt_bench"], runs["numpy_bench"]))
+    parts.append("")
+    parts.append(rep.table())
+    parts.append("")
+    parts.append("### Summary\n")
+    parts.append(rep.summary())
+    parts.append("")
+    parts.append("Run-to-run spread: max/min - 1 over the runs of a case's ratio to memcpy, and of its GB/s; "
+                 "the ratio, measured interleaved with memcpy, is the stable figure when the machine's speed "
+                 "drifts between runs.")
+    parts.append("")
+    parts.append("### Targets (%s)\n" % rep.primary)
+    parts.append(rep.targets())
+    text = "\n".join(parts) + "\n"
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()
