@@ -123,7 +123,7 @@ class Report:
         for name, c in self.cases.items():
             problem = "%s %s axes %s" % (c["dtype"], shape_text(c["shape"]), ",".join(map(str, c["axes"])))
             if c["note"]:
-                problem += " (%s)" % c["note"]
+                problem += " (note %d)" % (self.notes().index(c["note"]) + 1)
             row = [name.replace("_", "\\_"), problem, size_text(c["bytes"]),
                    fmt(self.gbps("gentt_bench", name, "memcpy"), 1)]
             for isa in self.isas:
@@ -135,7 +135,20 @@ class Report:
                     fmt(self.gbps("numpy_bench", name, "numpy_ascontiguousarray")),
                     "-" if speed is None else "%.1fx" % speed]
             lines.append("| " + " | ".join(row) + " |")
+        for i, note in enumerate(self.notes()):
+            which = [n.replace("_", "\\_") for n, c in self.cases.items() if c["note"] == note]
+            lines.append("")
+            lines.append("Note %d (%s): %s." % (i + 1, ", ".join(which) if len(which) < 4 else
+                                              "%s ... %s, %d cases" % (which[0], which[-1], len(which)), note))
         return "\n".join(lines)
+
+    def notes(self):
+        """The distinct notes of the cases (e.g. how a case was scaled down), in case order."""
+        seen = []
+        for c in self.cases.values():
+            if c["note"] and c["note"] not in seen:
+                seen.append(c["note"])
+        return seen
 
     # ---- summary per implementation --------------------------------------------------------
     def summary(self):
