@@ -84,12 +84,7 @@ class Avx512Backend final : public Backend {
   Isa isa() const override { return Isa::avx512; }
   std::string prelude() const override { return std::string(template_text("avx512_prelude.h")); }
   std::string epilogue() const override { return "GENTT_AVX512_END\n"; }
-  std::string kernel(const KernelUnit& unit) const override {
-    SkeletonHooks hooks;
-    hooks.elem_type = fmt::format("gentt_bytes<{}>", unit.problem.dtype.bytes);
-    hooks.block_body = [&](CodeWriter& w, const BlockProgram& prog, int) { block_body(w, unit.kernel, prog); };
-    return emit_kernel_skeleton(unit, hooks);
-  }
+  std::string kernel(const KernelUnit& unit) const override { return emit_kernel_skeleton(unit, block_body); }
 };
 
 }  // namespace

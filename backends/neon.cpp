@@ -105,12 +105,7 @@ class NeonBackend final : public Backend {
  public:
   Isa isa() const override { return Isa::neon; }
   std::string prelude() const override { return std::string(template_text("neon_prelude.h")); }
-  std::string kernel(const KernelUnit& unit) const override {
-    SkeletonHooks hooks;
-    hooks.elem_type = fmt::format("gentt_bytes<{}>", unit.problem.dtype.bytes);
-    hooks.block_body = [&](CodeWriter& w, const BlockProgram& prog, int) { block_body(w, unit.kernel, prog); };
-    return emit_kernel_skeleton(unit, hooks);
-  }
+  std::string kernel(const KernelUnit& unit) const override { return emit_kernel_skeleton(unit, block_body); }
 };
 
 }  // namespace

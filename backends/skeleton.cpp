@@ -122,6 +122,14 @@ void emit_run(CodeWriter& w, const Kernel& k) {
 
 }  // namespace
 
+std::string emit_kernel_skeleton(const KernelUnit& unit,
+                                 const std::function<void(CodeWriter&, const Kernel&, const BlockProgram&)>& body) {
+  SkeletonHooks hooks;
+  hooks.elem_type = fmt::format("gentt_bytes<{}>", unit.problem.dtype.bytes);
+  hooks.block_body = [&](CodeWriter& w, const BlockProgram& prog, int) { body(w, unit.kernel, prog); };
+  return emit_kernel_skeleton(unit, hooks);
+}
+
 std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& hooks) {
   const Kernel& k = unit.kernel;
   const Problem& p = unit.problem;

@@ -26,4 +26,8 @@ struct SkeletonHooks {
 // The kernel's whole section of the file.
 std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& hooks);
 
+// The usual SIMD case: elements are opaque gentt_bytes<E> and `body` writes each block program.
+std::string emit_kernel_skeleton(const KernelUnit& unit,
+                                 const std::function<void(CodeWriter&, const Kernel&, const BlockProgram&)>& body);
+
 }  // namespace gentt
