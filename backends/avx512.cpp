@@ -69,7 +69,9 @@ void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog) {
                   ops.suffix, op.a, tables.at(op.index));
         break;
       case OpKind::store:
-        if (u.full(op.count, k.lanes))
+        if (op.stream)  // a whole 64-byte line, aligned whenever `out` is (ir/stream.h)
+          w.linef("_mm512_stream_si512(reinterpret_cast<__m512i*>(out + {}), v{});", op.offset, op.src);
+        else if (u.full(op.count, k.lanes))
           w.linef("_mm512_storeu_si512(out + {}, v{});", op.offset, op.src);
         else
           w.linef("_mm512_mask_storeu_{}(out + {}, {}, v{});", ops.suffix, op.offset, mask_literal(u, op.count),
@@ -84,7 +86,9 @@ class Avx512Backend final : public Backend {
   Isa isa() const override { return Isa::avx512; }
   std::string prelude() const override { return std::string(template_text("avx512_prelude.h")); }
   std::string epilogue() const override { return "GENTT_AVX512_END\n"; }
-  std::string kernel(const KernelUnit& unit) const override { return emit_kernel_skeleton(unit, block_body); }
+  std::string kernel(const KernelUnit& unit) const override {
+    return emit_kernel_skeleton(unit, block_body, "_mm_sfence();  // order the streaming stores before returning");
+  }
 };
 
 }  // namespace

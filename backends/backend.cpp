@@ -75,6 +75,16 @@ std::string emit_file(const std::vector<KernelUnit>& units, const std::string& r
       indented += summary[i];
     }
     w.comment(indented);
+    if (u.stream_kernel) {
+      int streamed = 0, stores = 0;
+      for (const auto& op : u.stream_kernel->programs.front().ops) {
+        stores += op.kind == OpKind::store;
+        streamed += op.stream;
+      }
+      w.comment(fmt::format("  streaming variant {} (when out is 64-byte aligned): loops in input order ({} "
+                            "iterations), {} of {} full-block stores streaming",
+                            u.stream_kernel->name, u.stream_kernel->iterations(), streamed, stores));
+    }
     if (const std::string note = backend.banner_note(u); !note.empty()) w.comment("  " + note);
   }
   w.line("");

@@ -3,6 +3,7 @@
 // a checklist in docs/backends.md.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct KernelUnit {
   Problem problem;
   Plan plan;
   Kernel kernel;
+  std::optional<Kernel> stream_kernel;  // ir/stream.h; only for backends with streaming stores
 };
 
 class Backend {

@@ -73,7 +73,7 @@ class ScalarBackend final : public Backend {
     GENTT_CHECK(unit.kernel.lanes <= 64, "scalar shuffle tables hold indices < 128");
     SkeletonHooks hooks;
     hooks.elem_type = element_type(unit.problem);
-    hooks.block_body = [&](CodeWriter& w, const BlockProgram& prog, int) { block_body(w, unit.kernel, prog); };
+    hooks.block_body = [&](CodeWriter& w, const Kernel& k, const BlockProgram& prog, int) { block_body(w, k, prog); };
     return emit_kernel_skeleton(unit, hooks);
   }
 };

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ir/error.h"
+#include "ir/stream.h"
+
 namespace gentt {
 
 namespace {
@@ -49,7 +52,7 @@ void emit_inner_run(CodeWriter& w, const Kernel& k, int outer_program) {
 }
 
 // NAME_run: the loop nest over flat iterations [begin, end).
-void emit_run(CodeWriter& w, const Kernel& k) {
+void emit_run(CodeWriter& w, const Kernel& k, const std::string& elem) {
   const auto& L = k.loops;
   const std::string& n = k.name;
   w.comment("Runs flat iterations [begin, end) of the loop nest (outermost first):");
@@ -58,7 +61,7 @@ void emit_run(CodeWriter& w, const Kernel& k) {
                           L[d].out_stride, L[d].tail_bit >= 0 ? fmt::format(", tail bit {}", L[d].tail_bit) : "",
                           L[d].what));
   if (L.empty()) w.comment("  (no loops: the whole tensor is one block)");
-  w.block(fmt::format("void {0}_run(const {0}_elem* in, {0}_elem* out, std::int64_t begin, std::int64_t end)", n),
+  w.block(fmt::format("void {0}_run(const {1}* in, {1}* out, std::int64_t begin, std::int64_t end)", n, elem),
           [&] {
             if (L.empty()) {
               w.linef("if (begin < end) {}_block0(in, out);", n);
@@ -120,13 +123,39 @@ void emit_run(CodeWriter& w, const Kernel& k) {
           });
 }
 
+// The block programs and NAME_run of one kernel (the unit's, or its streaming variant).
+void emit_programs_and_run(CodeWriter& w, const Kernel& k, const std::string& elem, const SkeletonHooks& hooks) {
+  auto emit_program = [&](const BlockProgram& prog, int index, const std::string& fn) {
+    int loads = 0, shuffles = 0, stores = 0, streamed = 0;
+    for (const auto& op : prog.ops) {
+      loads += op.kind == OpKind::load;
+      shuffles += op.kind == OpKind::shuffle;
+      stores += op.kind == OpKind::store;
+      streamed += op.stream;
+    }
+    w.line("");
+    w.comment(fmt::format("{} ({}): {} loads, {} shuffles, {} stores{}.", fn, prog.what, loads, shuffles, stores,
+                          streamed ? fmt::format(" ({} streaming)", streamed) : ""));
+    w.block(fmt::format("inline void {}(const {}* in, {}* out)", fn, elem, elem),
+            [&] { hooks.block_body(w, k, prog, index); });
+  };
+  for (int i = 0; i < static_cast<int>(k.programs.size()); ++i)
+    emit_program(k.programs[i], i, fmt::format("{}_block{}", k.name, i));
+  for (int i = 0; i < static_cast<int>(k.unrolled.size()); ++i)
+    if (!k.unrolled[i].ops.empty()) emit_program(k.unrolled[i], i, fmt::format("{}_block{}_x{}", k.name, i, k.unroll));
+  w.line("");
+  emit_run(w, k, elem);
+}
+
 }  // namespace
 
 std::string emit_kernel_skeleton(const KernelUnit& unit,
-                                 const std::function<void(CodeWriter&, const Kernel&, const BlockProgram&)>& body) {
+                                 const std::function<void(CodeWriter&, const Kernel&, const BlockProgram&)>& body,
+                                 const std::string& stream_fence) {
   SkeletonHooks hooks;
   hooks.elem_type = fmt::format("gentt_bytes<{}>", unit.problem.dtype.bytes);
-  hooks.block_body = [&](CodeWriter& w, const BlockProgram& prog, int) { body(w, unit.kernel, prog); };
+  hooks.block_body = [&](CodeWriter& w, const Kernel& k, const BlockProgram& prog, int) { body(w, k, prog); };
+  hooks.stream_fence = stream_fence;
   return emit_kernel_skeleton(unit, hooks);
 }
 
@@ -134,47 +163,51 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
   const Kernel& k = unit.kernel;
   const Problem& p = unit.problem;
   const std::string& n = k.name;
+  const Kernel* stream = unit.stream_kernel ? &*unit.stream_kernel : nullptr;
+  GENTT_CHECK(!stream || !hooks.stream_fence.empty(), "a streaming variant needs the backend's stream fence");
+  GENTT_CHECK(!stream || stream->iterations() > 0, "empty streaming variant");
+  const std::string elem = n + "_elem";
   CodeWriter w;
   w.comment(fmt::format("---- kernel {} ----", n));
   w.line("namespace {");
-  {
+  w.line("");
+  w.linef("using {} = {};", elem, hooks.elem_type);
+  emit_programs_and_run(w, k, elem, hooks);
+  if (stream) {
     w.line("");
-    w.linef("using {}_elem = {};", n, hooks.elem_type);
-    auto emit_program = [&](const BlockProgram& prog, int index, const std::string& fn) {
-      int loads = 0, shuffles = 0, stores = 0;
-      for (const auto& op : prog.ops) {
-        loads += op.kind == OpKind::load;
-        shuffles += op.kind == OpKind::shuffle;
-        stores += op.kind == OpKind::store;
-      }
-      w.line("");
-      w.comment(fmt::format("{} ({}): {} loads, {} shuffles, {} stores.", fn, prog.what, loads, shuffles, stores));
-      w.block(fmt::format("inline void {0}(const {1}_elem* in, {1}_elem* out)", fn, n),
-              [&] { hooks.block_body(w, prog, index); });
-    };
-    for (int i = 0; i < static_cast<int>(k.programs.size()); ++i)
-      emit_program(k.programs[i], i, fmt::format("{}_block{}", n, i));
-    for (int i = 0; i < static_cast<int>(k.unrolled.size()); ++i)
-      if (!k.unrolled[i].ops.empty()) emit_program(k.unrolled[i], i, fmt::format("{}_block{}_x{}", n, i, k.unroll));
-    w.line("");
-    emit_run(w, k);
+    w.comment(fmt::format("The streaming variant (used when `out` is {}-byte aligned): loops in input order, "
+                          "whole-line stores around the cache.",
+                          kLineBytes));
+    emit_programs_and_run(w, *stream, elem, hooks);
   }
   w.line("");
   w.line("}  // namespace");
-  const int64_t total = k.iterations();
-  w.line("");
-  w.block(fmt::format("extern \"C\" void {}(const void* in, void* out)", n), [&] {
+  // NAME_run (or the streaming NAME_stream_run) over all flat iterations, or over the part's.
+  auto run_call = [&](const Kernel& kk, bool part) {
+    const int64_t t = kk.iterations();
+    const std::string args = fmt::format("static_cast<const {0}*>(in), static_cast<{0}*>(out)", elem);
+    if (!part) return w.linef("{}_run({}, 0, {});", kk.name, args, t);
+    w.linef("{}_run({},", kk.name, args);
+    w.linef("    gentt_part_begin({0}, part, nparts), gentt_part_begin({0}, part + 1, nparts));", t);
+  };
+  auto body = [&](bool part) {
     if (!hooks.entry_check.empty()) w.line(hooks.entry_check);
-    w.linef("{0}_run(static_cast<const {0}_elem*>(in), static_cast<{0}_elem*>(out), 0, {1});", n, total);
-  });
+    if (part) w.line("if (nparts < 1 || part < 0 || part >= nparts) return;");
+    if (!stream) return run_call(k, part);
+    w.comment(fmt::format("Whole-line stores need `out` on a {}-byte line; otherwise the cached variant.", kLineBytes));
+    w.block(fmt::format("if (reinterpret_cast<std::uintptr_t>(out) % {} == 0)", kLineBytes), [&] {
+      run_call(*stream, part);
+      w.line(hooks.stream_fence);
+      w.line("return;");
+    });
+    run_call(k, part);
+  };
+  w.line("");
+  w.block(fmt::format("extern \"C\" void {}(const void* in, void* out)", n), [&] { body(false); });
   if (p.threads) {
     w.line("");
-    w.block(fmt::format("extern \"C\" void {}_part(const void* in, void* out, int part, int nparts)", n), [&] {
-      if (!hooks.entry_check.empty()) w.line(hooks.entry_check);
-      w.line("if (nparts < 1 || part < 0 || part >= nparts) return;");
-      w.linef("{0}_run(static_cast<const {0}_elem*>(in), static_cast<{0}_elem*>(out),", n);
-      w.linef("    gentt_part_begin({0}, part, nparts), gentt_part_begin({0}, part + 1, nparts));", total);
-    });
+    w.block(fmt::format("extern \"C\" void {}_part(const void* in, void* out, int part, int nparts)", n),
+            [&] { body(true); });
   }
   w.line("");
   w.linef("static const long long {}_shape[] = {{{}}};", n, fmt::join(p.shape, ", "));

@@ -15,12 +15,16 @@ namespace gentt {
 struct SkeletonHooks {
   // C++ type of one element, e.g. "std::uint32_t" or "gentt_scalar::Bytes<3>".
   std::string elem_type;
-  // Writes the statements of a block program: kernel.programs[index], or its unrolled form
-  // kernel.unrolled[index]; the enclosing function is
-  // `inline void NAME_block<index>[_x<U>](const NAME_elem* in, NAME_elem* out)`.
-  std::function<void(CodeWriter&, const BlockProgram&, int index)> block_body;
+  // Writes the statements of a block program of `kernel` (the unit's kernel or its streaming
+  // variant): kernel.programs[index], or its unrolled form kernel.unrolled[index]; the
+  // enclosing function is `inline void K_block<index>[_x<U>](const NAME_elem* in, NAME_elem* out)`
+  // with K the kernel's name.
+  std::function<void(CodeWriter&, const Kernel& kernel, const BlockProgram&, int index)> block_body;
   // A statement run first by NAME and NAME_part, e.g. SVE's vector length check; empty: none.
   std::string entry_check;
+  // The statement that orders streaming stores before the kernel returns (e.g. a store fence);
+  // required when the unit has a streaming variant.
+  std::string stream_fence;
 };
 
 // The kernel's whole section of the file.
@@ -28,6 +32,7 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
 
 // The usual SIMD case: elements are opaque gentt_bytes<E> and `body` writes each block program.
 std::string emit_kernel_skeleton(const KernelUnit& unit,
-                                 const std::function<void(CodeWriter&, const Kernel&, const BlockProgram&)>& body);
+                                 const std::function<void(CodeWriter&, const Kernel&, const BlockProgram&)>& body,
+                                 const std::string& stream_fence = "");
 
 }  // namespace gentt

@@ -233,7 +233,9 @@ class SunwayBackend final : public Backend {
     const Chip chip = chip_for(unit.problem.target.vector_bits);
     SkeletonHooks hooks;
     hooks.elem_type = fmt::format("gentt_bytes<{}>", unit.problem.dtype.bytes);
-    hooks.block_body = [&](CodeWriter& w, const BlockProgram& prog, int) { block_body(w, unit.kernel, chip, prog); };
+    hooks.block_body = [&](CodeWriter& w, const Kernel& k, const BlockProgram& prog, int) {
+      block_body(w, k, chip, prog);
+    };
     CodeWriter w;
     w.comment(mode_note(unit.kernel, chip));
     return w.str() + emit_kernel_skeleton(unit, hooks);

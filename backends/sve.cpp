@@ -90,7 +90,9 @@ class SveBackend final : public Backend {
     const int bits = unit.problem.target.vector_bits;
     SkeletonHooks hooks;
     hooks.elem_type = fmt::format("gentt_bytes<{}>", unit.problem.dtype.bytes);
-    hooks.block_body = [&](CodeWriter& w, const BlockProgram& prog, int) { block_body(w, k, bits / 8, prog); };
+    hooks.block_body = [&](CodeWriter& w, const Kernel& kernel, const BlockProgram& prog, int) {
+      block_body(w, kernel, bits / 8, prog);
+    };
     hooks.entry_check = fmt::format("gentt_sve::check_vector_length(\"{}\");", k.name);
     // The file must be compiled for the length the kernel was generated for: said first in the
     // kernel's section, after its header line.

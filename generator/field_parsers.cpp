@@ -51,6 +51,15 @@ Isa parse_isa_field(std::string_view text, const std::string& field) {
                                      did_you_mean(text, names), fmt::join(names, ", ")));
 }
 
+StoreMode parse_stores_field(std::string_view text, const std::string& field) {
+  if (std::optional<StoreMode> mode = parse_store_mode(text)) return *mode;
+  std::vector<std::string> names;
+  for (StoreMode m : {StoreMode::automatic, StoreMode::streaming, StoreMode::cached})
+    names.emplace_back(store_mode_name(m));
+  throw UserError(field, fmt::format("unknown store mode \"{}\"{}; expected one of {}", text,
+                                     did_you_mean(text, names), fmt::join(names, ", ")));
+}
+
 Dtype parse_dtype_field(std::string_view text, const std::string& field) {
   if (std::optional<Dtype> dtype = parse_dtype(text)) return *dtype;
   std::vector<std::string> names;

@@ -15,6 +15,9 @@ Isa parse_isa_field(std::string_view text, const std::string& field);
 // A dtype name: "float32", ..., "bytesN" (see named_dtypes()).
 Dtype parse_dtype_field(std::string_view text, const std::string& field);
 
+// A store mode: "auto", "streaming" or "cached" (ir/stream.h).
+StoreMode parse_stores_field(std::string_view text, const std::string& field);
+
 // Whether `text` can be a C and C++ symbol: [A-Za-z_][A-Za-z0-9_]* and not a keyword.
 bool is_identifier(std::string_view text);
 

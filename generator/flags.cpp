@@ -10,6 +10,7 @@
 #include "generator/error_context.h"
 #include "generator/field_parsers.h"
 #include "ir/error.h"
+#include "ir/stream.h"
 
 namespace gentt {
 
@@ -75,6 +76,12 @@ void add_target_flags(CLI::App& command, TargetFlags& flags) {
           "Vector width for sve and sve2 (128..2048, multiple of 128) or sunway (256 or 512); "
           "overrides spec files")
       ->type_name("N");
+  command
+      .add_option_function<std::string>(
+          "--stores", [&flags](const std::string& v) { flags.stores = v; },
+          "Output stores: auto (streaming for large outputs where possible), streaming or cached; "
+          "overrides spec files")
+      ->type_name("MODE");
 }
 
 void add_problem_flags(CLI::App& command, ProblemFlags& flags) {
@@ -105,6 +112,7 @@ SpecOverrides spec_overrides(const TargetFlags& target) {
   SpecOverrides o;
   if (target.isa) o.isa = parse_isa_field(*target.isa, o.isa_field);
   o.vector_bits = target.vector_bits;
+  if (target.stores) o.stores = parse_stores_field(*target.stores, o.stores_field);
   return o;
 }
 
@@ -129,6 +137,10 @@ LocatedProblem problem_from_flags(const ProblemFlags& flags, const TargetFlags& 
   p.target.vector_bits =
       resolve_vector_bits(p.target, target.vector_bits ? "--vector-bits" : "--isa");
   p.threads = !flags.no_threads;
+  if (target.stores) {
+    p.stores = parse_stores_field(*target.stores, "--stores");
+    check_store_mode(p.target, p.stores, "--stores");
+  }
 
   if (flags.name) {
     check_kernel_name(*flags.name, "--name");

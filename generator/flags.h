@@ -1,7 +1,8 @@
 // The command-line flags that describe a problem, as an alternative to a spec file:
 //   --shape 64,32,32,4 --perm 2,1,0,3 --dtype float32 --isa avx512 [--vector-bits N]
 //   [--name NAME] [--no-threads]
-// --isa and --vector-bits also override the target of every kernel of spec files.
+//   [--stores auto|streaming|cached]
+// --isa, --vector-bits and --stores also override every kernel of spec files.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -16,6 +17,7 @@ namespace gentt {
 struct TargetFlags {
   std::optional<std::string> isa;  // --isa
   std::optional<int> vector_bits;  // --vector-bits
+  std::optional<std::string> stores;  // --stores
 };
 
 struct ProblemFlags {
@@ -32,7 +34,7 @@ struct ProblemFlags {
 void add_target_flags(CLI::App& command, TargetFlags& flags);
 void add_problem_flags(CLI::App& command, ProblemFlags& flags);
 
-// --isa and --vector-bits as overrides for spec files. Throws UserError naming --isa.
+// --isa, --vector-bits and --stores as overrides for spec files. Throws UserError naming the flag.
 SpecOverrides spec_overrides(const TargetFlags& target);
 
 // The validated problem the flags describe. Throws UserError naming the flag at fault.

@@ -9,7 +9,8 @@ namespace gentt {
 KernelUnit lower_problem(const LocatedProblem& lp) {
   try {
     Lowered lowered = run_pipeline(lp.problem);
-    return KernelUnit{lp.problem, std::move(lowered.plan), std::move(lowered.kernel)};
+    return KernelUnit{lp.problem, std::move(lowered.plan), std::move(lowered.kernel),
+                      std::move(lowered.stream_kernel)};
   } catch (const UserError& e) {
     throw in_context(e, lp.origin);
   }

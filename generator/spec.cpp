@@ -12,6 +12,7 @@
 
 #include "generator/error_context.h"
 #include "generator/field_parsers.h"
+#include "ir/stream.h"
 #include "generator/strict_json.h"
 #include "generator/suggest.h"
 #include "ir/error.h"
@@ -25,7 +26,7 @@ using Json = nlohmann::ordered_json;
 // The fields of a kernel object, in documentation order (specs/README.md).
 const std::vector<std::string>& kernel_fields() {
   static const std::vector<std::string> fields = {"name", "dtype",       "shape",   "perm",
-                                                  "isa",  "vector_bits", "threads", "convention"};
+                                                  "isa",  "vector_bits", "threads", "stores", "convention"};
   return fields;
 }
 
@@ -40,6 +41,7 @@ struct SpecEntry {
   std::optional<Isa> isa;
   std::optional<int> vector_bits;
   bool threads = true;
+  std::optional<StoreMode> stores;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -183,6 +185,8 @@ SpecEntry read_kernel(const Json& kernel, const std::string& pointer) {
       expected(at("threads"), "true or false", kernel["threads"]);
     e.threads = kernel["threads"].get<bool>();
   }
+  if (kernel.contains("stores"))
+    e.stores = parse_stores_field(get_string(kernel["stores"], at("stores"), "a store mode"), at("stores"));
   return e;
 }
 
@@ -236,6 +240,8 @@ LocatedProblem finish(const SpecEntry& e, const std::string& source, const SpecO
     bits_field = field("vector_bits");
   }
   p.target.vector_bits = resolve_vector_bits(p.target, bits_field);
+  p.stores = o.stores ? *o.stores : e.stores.value_or(StoreMode::automatic);
+  check_store_mode(p.target, p.stores, o.stores ? o.stores_field : field("stores"));
 
   p.name = e.name ? *e.name : default_kernel_name(p);
   lp.name_field = e.name ? field("name") : lp.origin;

@@ -24,6 +24,9 @@ struct SpecOverrides {
   // Replaces each kernel's "vector_bits".
   std::optional<int> vector_bits;
   std::string vector_bits_field = "--vector-bits";
+  // Replaces each kernel's "stores".
+  std::optional<StoreMode> stores;
+  std::string stores_field = "--stores";
 };
 
 // Parses spec text. `source` names it in errors and in LocatedProblem::origin.

@@ -27,6 +27,10 @@
 //     store   out[out_base + offset + l] <- src[l] for lanes l < count
 //   `count` is the prefix mask of a tail: 1 <= count <= lanes. Nothing outside
 //   [offset, offset + count) is read or written.
+// - Streaming stores. A store with `stream` set writes a whole vector (count == lanes) at an
+//   offset that is a multiple of `lanes`, in a kernel whose every loop out_stride is a
+//   multiple of `lanes`: when `out` is aligned to a whole vector, so is every such store, and
+//   a backend may write it around the cache (ir/stream.h says when gentt does this).
 #pragma once
 
 #include <cstdint>
@@ -53,6 +57,7 @@ struct Op {
   int64_t offset = 0;         // load, store: element offset from the block base
   int count = 0;              // load, store: lanes moved (prefix)
   std::vector<int> index;     // shuffle: `lanes` entries, see above
+  bool stream = false;        // store: a streaming (non-temporal) store, see below
 };
 
 struct BlockProgram {

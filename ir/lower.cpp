@@ -247,7 +247,7 @@ class ProgramBuilder {
 
 }  // namespace
 
-Kernel lower(const Plan& plan, const std::string& kernel_name) {
+Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOptions& options) {
   const Canonical& c = plan.problem;
   Kernel kernel;
   kernel.name = kernel_name;
@@ -275,9 +275,14 @@ Kernel lower(const Plan& plan, const std::string& kernel_name) {
                        j});
     }
   }
-  // Output order, outermost first: consecutive blocks write neighbouring output.
-  std::stable_sort(walks.begin(), walks.end(),
-                   [](const Walk& x, const Walk& y) { return x.dim.out_stride > y.dim.out_stride; });
+  // Output order, outermost first: consecutive blocks write neighbouring output. Streaming
+  // stores need no write locality, so the streaming variant reads in input order instead.
+  if (options.streaming)
+    std::stable_sort(walks.begin(), walks.end(),
+                     [](const Walk& x, const Walk& y) { return x.dim.in_stride > y.dim.in_stride; });
+  else
+    std::stable_sort(walks.begin(), walks.end(),
+                     [](const Walk& x, const Walk& y) { return x.dim.out_stride > y.dim.out_stride; });
   std::vector<int> tail_block_index;  // tail bit -> block axis
   for (auto& w : walks) {
     if (w.block_index >= 0 && plan.block_axes[w.block_index].tail()) {
@@ -303,6 +308,10 @@ Kernel lower(const Plan& plan, const std::string& kernel_name) {
     if (!tails.empty()) what = fmt::format("{}", fmt::join(tails, ", "));
     kernel.programs.push_back(ProgramBuilder(plan, space, std::move(valid)).build(what));
   }
+  if (options.streaming)
+    for (auto& prog : kernel.programs)
+      for (auto& op : prog.ops)
+        op.stream = op.kind == OpKind::store && op.count == kernel.lanes && op.offset % kernel.lanes == 0;
   add_unrolled_programs(kernel);
   return kernel;
 }

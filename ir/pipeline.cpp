@@ -6,6 +6,7 @@
 #include "ir/canonical.h"
 #include "ir/error.h"
 #include "ir/lower.h"
+#include "ir/stream.h"
 #include "ir/verify.h"
 
 namespace gentt {
@@ -21,11 +22,19 @@ int lanes_for(const Target& target, int64_t elem_bytes) {
 }
 
 Lowered run_pipeline(const Problem& problem) {
+  check_store_mode(problem.target, problem.stores, "stores");
   const Canonical c = canonicalize(problem.dtype.bytes, problem.shape, problem.perm);
   Lowered out;
   out.plan = make_plan(c, lanes_for(problem.target, problem.dtype.bytes));
   out.kernel = lower(out.plan, problem.name);
   verify_kernel(out.kernel);
+  const StreamChoice choice =
+      choose_streaming(out.kernel, problem.stores, target_streams(problem.target), problem.target.vector_bits / 8);
+  out.plan.reasons.push_back(choice.reason);
+  if (choice.stream) {
+    out.stream_kernel = lower(out.plan, problem.name + "_stream", LowerOptions{.streaming = true});
+    verify_kernel(*out.stream_kernel);
+  }
   return out;
 }
 

@@ -1,6 +1,8 @@
 // The whole pipeline for one problem, stage by stage: canonicalize -> plan -> lower -> verify.
 #pragma once
 
+#include <optional>
+
 #include "ir/kernel.h"
 #include "ir/plan.h"
 #include "ir/problem.h"
@@ -12,7 +14,8 @@ int lanes_for(const Target& target, int64_t elem_bytes);
 
 struct Lowered {
   Plan plan;
-  Kernel kernel;
+  Kernel kernel;                       // the cached variant, in output order
+  std::optional<Kernel> stream_kernel; // the streaming variant (ir/stream.h), named NAME_stream
 };
 Lowered run_pipeline(const Problem& problem);
 

@@ -29,7 +29,8 @@ void print_program(std::string& s, const std::string& title, const BlockProgram&
           s += fmt::format("  v{} = shuffle v{} [{}]\n", op.dst, op.a, index_text(op.index));
         break;
       case OpKind::store:
-        s += fmt::format("  store out[+{}] x{} <- v{}\n", op.offset, op.count, op.src);
+        s += fmt::format("  {} out[+{}] x{} <- v{}\n", op.stream ? "store.stream" : "store", op.offset, op.count,
+                         op.src);
         break;
     }
   }
@@ -50,6 +51,7 @@ nlohmann::ordered_json program_to_json(const BlockProgram& p) {
         break;
       case OpKind::store:
         jp["ops"].push_back({{"op", "store"}, {"src", op.src}, {"offset", op.offset}, {"count", op.count}});
+        if (op.stream) jp["ops"].back()["stream"] = true;
         break;
     }
   }

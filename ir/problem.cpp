@@ -111,6 +111,21 @@ const std::vector<Dtype>& named_dtypes() {
   return dtypes;
 }
 
+std::string_view store_mode_name(StoreMode mode) {
+  switch (mode) {
+    case StoreMode::automatic: return "auto";
+    case StoreMode::streaming: return "streaming";
+    case StoreMode::cached: return "cached";
+  }
+  return "?";
+}
+
+std::optional<StoreMode> parse_store_mode(std::string_view name) {
+  for (StoreMode m : {StoreMode::automatic, StoreMode::streaming, StoreMode::cached})
+    if (store_mode_name(m) == name) return m;
+  return std::nullopt;
+}
+
 std::optional<Dtype> parse_dtype(std::string_view name) {
   for (const Dtype& d : named_dtypes())
     if (d.name == name) return d;

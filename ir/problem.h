@@ -42,6 +42,13 @@ std::optional<Dtype> parse_dtype(std::string_view name);
 // The dtype names of fixed size, in documentation order.
 const std::vector<Dtype>& named_dtypes();
 
+// How a kernel stores its output (spec field `stores`, ir/stream.h):
+// automatic: streaming stores for large outputs where the target and the plan allow them;
+// streaming: wherever the target and the plan allow them, whatever the size; cached: never.
+enum class StoreMode { automatic, streaming, cached };
+std::string_view store_mode_name(StoreMode mode);  // "auto", "streaming", "cached"
+std::optional<StoreMode> parse_store_mode(std::string_view name);
+
 struct Problem {
   std::string name;           // C identifier of the generated kernel
   Dtype dtype;
@@ -49,6 +56,7 @@ struct Problem {
   std::vector<int> perm;      // NumPy axes: output axis k is input axis perm[k]
   Target target;              // vector_bits resolved (never 0 after validation)
   bool threads = true;        // emit NAME_part
+  StoreMode stores = StoreMode::automatic;
 };
 
 // Largest rank gentt accepts (NumPy's limit is 64 since 2.0; ours is the same).

@@ -53,6 +53,9 @@ void verify_program(const Kernel& k, size_t pi, int64_t max_in_base, int64_t max
       case OpKind::store:
         use(op.src, oi);
         access(op, oi, max_out_base, "output");
+        if (op.stream && (op.count != k.lanes || op.offset % k.lanes != 0))
+          fail(k, fmt::format("program {} op {}: streaming store of {} lanes at offset {}: not a whole vector at a "
+                              "lane-aligned offset", pi, oi, op.count, op.offset));
         break;
     }
   }
@@ -72,6 +75,14 @@ void verify_kernel(const Kernel& k) {
       ++tail_bits;
     }
   }
+  bool streams = false;
+  for (const auto& p : k.programs)
+    for (const auto& op : p.ops) streams |= op.stream;
+  if (streams)
+    for (const auto& L : k.loops)
+      if (L.out_stride % k.lanes != 0)
+        fail(k, fmt::format("streaming stores in a loop nest whose out_stride {} is not a multiple of {} lanes",
+                            L.out_stride, k.lanes));
   if (k.programs.size() != (size_t{1} << tail_bits))
     fail(k, fmt::format("{} programs for {} tail bits", k.programs.size(), tail_bits));
   // Bounds: the largest base each program can run at (strides are non-negative).

@@ -3,6 +3,9 @@
 // seed), as ordinary gentt specs so that the real gentt-gen generates them. VECTOR_BITS (sve,
 // sve2) goes into every kernel's spec and name. It also writes OUT_DIR/cases.cpp, the case list
 // of the statically linked checker of cross-compiled kernels (arm_cases.h).
+// For avx512 the last quarter of the cases ask for `"stores": "streaming"` and are shaped so
+// that the streaming variant exists: element sizes 1..16 and an innermost output axis that
+// holds whole 64-byte lines (ir/stream.h).
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -29,6 +32,24 @@ std::string dtype_for(int64_t bytes, std::mt19937_64& rng) {
   }
 }
 
+// Reshapes a random problem so that avx512's streaming variant exists: a power-of-two element
+// size up to 16 bytes and an innermost output axis of whole 64-byte lines (1 to 3 of them).
+void make_streamable(gentt::test::RandomProblem& p, std::mt19937_64& rng) {
+  static const int64_t sizes[] = {1, 2, 4, 8, 16};
+  p.elem_bytes = sizes[rng() % std::size(sizes)];
+  const int64_t lanes = 64 / p.elem_bytes;
+  int64_t& inner = p.shape[p.perm.back()];
+  inner = lanes * (1 + static_cast<int64_t>(rng() % 3));
+  // Keep the tensor small: shrink other axes until it is at most 60000 elements.
+  auto total = [&] {
+    int64_t n = 1;
+    for (int64_t e : p.shape) n *= e;
+    return n;
+  };
+  for (size_t a = 0; a < p.shape.size() && total() > 60000; ++a)
+    if (static_cast<int>(a) != p.perm.back()) p.shape[a] = 1;
+}
+
 template <class T>
 std::string join(const std::vector<T>& v) {
   std::string s;
@@ -53,7 +74,9 @@ int main(int argc, char** argv) {
   std::vector<nlohmann::ordered_json> specs(shards, {{"kernels", nlohmann::ordered_json::array()}});
   std::ostringstream declarations, table;
   for (int c = 0; c < cases; ++c) {
-    const auto p = gentt::test::random_problem(rng, 16, 40000);
+    auto p = gentt::test::random_problem(rng, 16, 40000);
+    const bool streaming = isa == "avx512" && c >= cases - cases / 4;
+    if (streaming) make_streamable(p, rng);
     nlohmann::ordered_json k;
     const std::string name = prefix + std::to_string(c);
     k["name"] = name;
@@ -62,6 +85,7 @@ int main(int argc, char** argv) {
     k["perm"] = p.perm;
     k["isa"] = isa;
     if (vector_bits) k["vector_bits"] = vector_bits;
+    if (streaming) k["stores"] = "streaming";
     specs[c % shards]["kernels"].push_back(k);
     declarations << "extern \"C\" const gentt_kernel_info " << name << "_info;\n";
     table << "    {&" << name << "_info, \"" << name << "\", " << p.elem_bytes << ", {" << join(p.shape) << "}, {"

@@ -44,7 +44,7 @@ TEST_CASE("a single kernel object", "[spec]") {
 
 TEST_CASE("a kernels array", "[spec]") {
   const std::vector<LocatedProblem> problems = parse_spec(R"({"kernels": [
-      {"name": "a", "dtype": "bytes3", "shape": [5, 7], "perm": [1, 0], "isa": "scalar"},
+      {"name": "a", "dtype": "bytes3", "shape": [5, 7], "perm": [1, 0], "isa": "scalar", "stores": "cached"},
       {"name": "b", "dtype": "int8", "shape": [4], "perm": [0], "isa": "sve",
        "vector_bits": 256, "threads": false}]})",
                                                           "dir/x.json");
@@ -57,6 +57,22 @@ TEST_CASE("a kernels array", "[spec]") {
   CHECK(problems[1].problem.target.vector_bits == 256);
   CHECK_FALSE(problems[1].problem.threads);
   CHECK(problems[1].isa_field == "dir/x.json: /kernels/1/isa");
+  CHECK(problems[0].problem.stores == StoreMode::cached);
+  CHECK(problems[1].problem.stores == StoreMode::automatic);
+}
+
+TEST_CASE("the stores override replaces every kernel's and is checked against the ISA", "[spec]") {
+  const char* text = R"({"kernels": [
+      {"dtype": "int8", "shape": [4], "perm": [0], "isa": "avx512", "stores": "cached"},
+      {"dtype": "int8", "shape": [4], "perm": [0], "isa": "scalar"}]})";
+  SpecOverrides o;
+  o.stores = StoreMode::streaming;
+  CHECK_THROWS_WITH(parse_spec(text, "a.json", o),
+                    Catch::StartsWith(R"(--stores: "streaming" stores are implemented for avx512 only, not scalar)"));
+  o.isa = Isa::avx512;
+  const auto problems = parse_spec(text, "a.json", o);
+  CHECK(problems[0].problem.stores == StoreMode::streaming);
+  CHECK(problems[1].problem.stores == StoreMode::streaming);
 }
 
 TEST_CASE("convention gentt is converted to NumPy axes", "[spec]") {
@@ -125,7 +141,7 @@ TEST_CASE("spec errors name the file and the JSON pointer", "[spec]") {
       // unknown and repeated fields
       {R"({"dtype": "float32", "shpae": [4], "perm": [0], "isa": "scalar"})",
        R"(a.json: /shpae: unknown field "shpae" (did you mean "shape"?); a kernel has the )"
-       "fields name, dtype, shape, perm, isa, vector_bits, threads, convention"},
+       "fields name, dtype, shape, perm, isa, vector_bits, threads, stores, convention"},
       {R"({"dtype": "float32", "shape": [4], "perm": [0], "perm": [0], "isa": "scalar"})",
        "a.json: /perm: duplicate key; each field may appear once per object"},
       {R"({"dtype": "float32", "shape": [4], "perm": [0], "isa": "scalar", "a/b~": 1})",
@@ -209,6 +225,13 @@ TEST_CASE("spec errors name the file and the JSON pointer", "[spec]") {
        R"(a.json: /name: "" is not a C identifier)"},
       {R"({"name": "double", "dtype": "int8", "shape": [4], "perm": [0], "isa": "scalar"})",
        R"(a.json: /name: "double" is a C/C++ keyword and cannot name a kernel)"},
+      {R"({"dtype": "int8", "shape": [4], "perm": [0], "isa": "avx512", "stores": "streamin"})",
+       R"(a.json: /stores: unknown store mode "streamin" (did you mean "streaming"?); expected one of auto, )"
+       R"(streaming, cached)"},
+      {R"({"dtype": "int8", "shape": [4], "perm": [0], "isa": "avx512", "stores": true})",
+       R"(a.json: /stores: expected a store mode, got true)"},
+      {R"({"kernels": [{"dtype": "int8", "shape": [4], "perm": [0], "isa": "neon", "stores": "streaming"}]})",
+       R"(a.json: /kernels/0/stores: "streaming" stores are implemented for avx512 only, not neon)"},
       {R"({"dtype": "int8", "shape": [4], "perm": [0], "isa": "scalar", "convention": "torch"})",
        R"(a.json: /convention: unknown convention "torch"; expected "numpy")"},
   };

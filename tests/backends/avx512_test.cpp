@@ -1,0 +1,30 @@
+// The AVX-512 backend's emitted text: a kernel with its streaming variant (ir/stream.h).
+// Correctness of every form is checked end to end (tests/e2e, e2e_avx512_test).
+#include <catch2/catch.hpp>
+
+#include "backends/backend.h"
+#include "tests/backends/golden.h"
+#include "tests/backends/unit.h"
+
+using namespace gentt;
+using Catch::Matchers::Contains;
+
+TEST_CASE("avx512: a kernel with a streaming variant", "[avx512][golden]") {
+  const std::string golden = std::string(GENTT_SOURCE_DIR) + "/tests/backends/golden/";
+  const auto unit = test::make_unit("avx512_stream", Dtype{"float32", 4}, {32, 48}, {1, 0}, Isa::avx512, 512,
+                                    StoreMode::streaming);
+  REQUIRE(unit.stream_kernel);
+  const std::string text = emit_file({unit}, "gentt-gen generate --shape 32,48 --perm 1,0 --dtype float32 --isa avx512 "
+                                              "--stores streaming --name avx512_stream -o x.cpp");
+  CHECK(test::matches_golden(golden + "avx512_stream.cpp", text));
+  // Both variants, chosen by the alignment of `out`; the streaming one ends with a fence.
+  CHECK_THAT(text, Contains("void avx512_stream_run(") && Contains("void avx512_stream_stream_run("));
+  CHECK_THAT(text, Contains("if (reinterpret_cast<std::uintptr_t>(out) % 64 == 0) {"));
+  CHECK_THAT(text, Contains("_mm512_stream_si512(reinterpret_cast<__m512i*>(out + 0), "));
+  CHECK_THAT(text, Contains("_mm_sfence();"));
+
+  // auto: a 6 KiB output stays in the cache, no streaming variant.
+  const auto small = test::make_unit("avx512_small", Dtype{"float32", 4}, {32, 48}, {1, 0}, Isa::avx512, 512);
+  CHECK_FALSE(small.stream_kernel);
+  CHECK_THAT(emit_file({small}, "x"), !Contains("_mm512_stream_si512") && !Contains("_mm_sfence"));
+}

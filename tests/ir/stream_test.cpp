@@ -1,0 +1,122 @@
+// ir/stream.h: when a kernel streams its stores, and what the streaming variant looks like.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "gentt/reference.h"
+#include "ir/canonical.h"
+#include "ir/error.h"
+#include "ir/interpret.h"
+#include "ir/lower.h"
+#include "ir/pipeline.h"
+#include "ir/plan.h"
+#include "ir/stream.h"
+#include "ir/verify.h"
+#include "tests/ir/random_problem.h"
+
+using namespace gentt;
+
+namespace {
+
+Problem avx512_problem(int64_t elem_bytes, std::vector<int64_t> shape, std::vector<int> perm,
+                       StoreMode stores = StoreMode::automatic, Isa isa = Isa::avx512) {
+  Problem p;
+  p.name = "k";
+  p.dtype = Dtype{"bytes" + std::to_string(elem_bytes), elem_bytes};
+  p.shape = std::move(shape);
+  p.perm = std::move(perm);
+  p.target = Target{isa, isa == Isa::avx512 ? 512 : isa == Isa::avx2 ? 256 : 0};
+  p.stores = stores;
+  return p;
+}
+
+std::string stores_reason(const Plan& plan) {
+  for (const auto& r : plan.reasons)
+    if (r.starts_with("stores:")) return r;
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("stores: auto streams large outputs with whole-line stores only", "[stream]") {
+  std::vector<int64_t> all2(24, 2);
+  std::vector<int> reversed(24);
+  for (int a = 0; a < 24; ++a) reversed[a] = 23 - a;
+  const Lowered big = run_pipeline(avx512_problem(4, all2, reversed));  // 64 MiB
+  REQUIRE(big.stream_kernel);
+  CHECK(big.stream_kernel->name == "k_stream");
+  CHECK_THAT(stores_reason(big.plan), Catch::StartsWith("stores: streaming when `out` is 64-byte aligned"));
+
+  const Lowered small = run_pipeline(avx512_problem(4, {512, 512}, {1, 0}));  // 1 MiB
+  CHECK_FALSE(small.stream_kernel);
+  CHECK_THAT(stores_reason(small.plan), Catch::Contains("below the 4 MiB"));
+  CHECK(run_pipeline(avx512_problem(4, {512, 512}, {1, 0}, StoreMode::streaming)).stream_kernel);
+  CHECK_FALSE(run_pipeline(avx512_problem(4, all2, reversed, StoreMode::cached)).stream_kernel);
+
+  // 4095 x 4097: output rows of 4095 floats do not start on lines.
+  const Lowered odd = run_pipeline(avx512_problem(4, {4095, 4097}, {1, 0}, StoreMode::streaming));
+  CHECK_FALSE(odd.stream_kernel);
+  CHECK_THAT(stores_reason(odd.plan), Catch::Contains("do not start on 64-byte lines"));
+  // 3-byte elements: 16 lanes are 48 bytes, not a line.
+  const Lowered bytes3 = run_pipeline(avx512_problem(3, {4096, 4096}, {1, 0}));
+  CHECK_FALSE(bytes3.stream_kernel);
+  CHECK_THAT(stores_reason(bytes3.plan), Catch::Contains("not one 64-byte line"));
+  // Other ISAs: auto never streams; asking for it is an error naming the field.
+  CHECK_FALSE(run_pipeline(avx512_problem(4, all2, reversed, StoreMode::automatic, Isa::avx2)).stream_kernel);
+  CHECK_THROWS_AS(run_pipeline(avx512_problem(4, {8, 8}, {1, 0}, StoreMode::streaming, Isa::avx2)), UserError);
+}
+
+TEST_CASE("the streaming variant: input-order loops, whole aligned streaming stores, same result",
+          "[stream][property]") {
+  std::mt19937_64 rng(4242);
+  int streamed_kernels = 0;
+  for (int c = 0; c < 1500; ++c) {
+    auto p = test::random_problem(rng, 10, 20000);
+    static const int64_t sizes[] = {1, 2, 4, 8, 16};
+    p.elem_bytes = sizes[rng() % 5];
+    const int lanes = static_cast<int>(64 / p.elem_bytes);
+    const Plan plan = make_plan(canonicalize(p.elem_bytes, p.shape, p.perm), lanes);
+    const Kernel cached = lower(plan, "k");
+    if (!choose_streaming(cached, StoreMode::streaming, true, 64).stream) continue;
+    const Kernel k = lower(plan, "k_stream", LowerOptions{.streaming = true});
+    verify_kernel(k);
+    ++streamed_kernels;
+    INFO(fmt::format("case {}: elem_bytes {} shape ({}) perm ({})", c, p.elem_bytes, fmt::join(p.shape, ","),
+                     fmt::join(p.perm, ",")));
+    for (size_t d = 1; d < k.loops.size(); ++d) CHECK(k.loops[d - 1].in_stride >= k.loops[d].in_stride);
+    int streams = 0;
+    for (const auto& prog : k.programs)
+      for (const auto& op : prog.ops)
+        if (op.stream) {
+          ++streams;
+          CHECK(op.kind == OpKind::store);
+          CHECK(op.count == lanes);
+          CHECK(op.offset % lanes == 0);
+        }
+    CHECK(streams > 0);
+    const int64_t n = std::accumulate(p.shape.begin(), p.shape.end(), int64_t{1}, std::multiplies<>());
+    const auto in = test::random_bytes(rng, n * p.elem_bytes);
+    std::vector<unsigned char> want(in.size()), got(in.size(), 0xEE);
+    reference_permute(in.data(), want.data(), p.elem_bytes, p.shape, p.perm);
+    const int parts = 1 + static_cast<int>(rng() % 4);
+    for (int part = 0; part < parts; ++part) interpret_part(k, in.data(), got.data(), part, parts);
+    REQUIRE(got == want);
+  }
+  CHECK(streamed_kernels >= 100);
+}
+
+TEST_CASE("the verifier rejects streaming stores that cannot land on whole lines", "[stream][verify]") {
+  Kernel k = lower(make_plan(canonicalize(4, {64, 64}, {1, 0}), 16), "k", LowerOptions{.streaming = true});
+  verify_kernel(k);
+  Kernel partial = k;
+  for (auto& op : partial.programs.front().ops)
+    if (op.kind == OpKind::store) {
+      op.count = 8;
+      break;
+    }
+  CHECK_THROWS_WITH(verify_kernel(partial), Catch::Contains("not a whole vector at a lane-aligned offset"));
+  Kernel strided = k;
+  strided.loops.front().out_stride += 1;
+  CHECK_THROWS_AS(verify_kernel(strided), InternalError);
+}
