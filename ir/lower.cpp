@@ -99,7 +99,9 @@ class ProgramBuilder {
     for (int bit : out_set)
       if (std::find(layout.lane_pos.begin(), layout.lane_pos.end(), bit) == layout.lane_pos.end())
         needed.push_back(bit);
-    layout.reg_pos = needed;  // every block bit is in one row or both
+    layout.reg_pos = needed;  // every other block bit is in one row or both, or a register bit
+    for (const auto& b : plan_.block_axes)
+      for (int bit = 0; bit < b.reg_bits; ++bit) layout.reg_pos.push_back(space_.bit_pos.at({b.axis, bit}));
 
     // Loads: each register's valid elements are one contiguous run of the input.
     std::vector<Value> regs(layout.registers());

@@ -79,9 +79,33 @@ Plan make_plan(const Canonical& c, int lanes) {
   plan.in_row = row_sequence(in_order, in_bits);
   plan.out_row = row_sequence(out_order, out_bits);
 
+  // Register bits: whole power-of-two axes outside both rows, next output axis first.
+  std::vector<int> reg_bits(d, 0);
+  std::vector<std::string> joined;
+  {
+    int row_bits = 0, regs = 0;
+    for (int a = 0; a < d; ++a) regs += std::max(in_bits[a], out_bits[a]);
+    for (int a = 0; a < d; ++a) row_bits += in_bits[a];
+    regs -= k;
+    // Not for one-lane plans (elements as wide as a vector: blocks are element copies), nor
+    // for a tensor smaller than a vector (one block anyway).
+    if (k > 0 && row_bits == k) {
+      for (int axis : out_order) {
+        if (regs >= kMinRegisterBits) break;
+        const int64_t n = c.shape[axis];
+        if (in_bits[axis] || out_bits[axis] || !is_pow2(n) || n == 1) continue;
+        const int m = ceil_log2(n);
+        if (regs + m > kMaxRegisterBits) continue;
+        reg_bits[axis] = m;
+        regs += m;
+        joined.push_back(fmt::format("axis {} ({})", axis, n));
+      }
+    }
+  }
+
   int64_t padded = 1, valid = 1;
   for (int a = 0; a < d; ++a) {
-    const int m = std::max(in_bits[a], out_bits[a]);
+    const int m = std::max({in_bits[a], out_bits[a], reg_bits[a]});
     if (m == 0) continue;
     BlockAxis b;
     b.axis = a;
@@ -89,6 +113,7 @@ Plan make_plan(const Canonical& c, int lanes) {
     b.chunk = int64_t{1} << m;
     b.in_bits = in_bits[a];
     b.out_bits = out_bits[a];
+    b.reg_bits = reg_bits[a];
     plan.block_axes.push_back(b);
     padded *= b.chunk;
     valid *= std::min(b.chunk, b.extent);
@@ -125,6 +150,11 @@ Plan make_plan(const Canonical& c, int lanes) {
       "{} bit(s) are in both rows and need no movement; each of the other {} output-row bit(s) "
       "costs one butterfly step",
       shared, plan.shuffle_steps));
+  if (!joined.empty())
+    plan.reasons.push_back(fmt::format(
+        "the rows alone give fewer than {} registers: {} join(s) the block as register bits (no shuffle; fewer, "
+        "longer loop iterations)",
+        1 << kMinRegisterBits, fmt::join(joined, ", ")));
   return plan;
 }
 

@@ -35,12 +35,12 @@
 //
 // Kernel dl_bf16_heads: bfloat16 (2 bytes) shape (4, 128, 12, 64) perm (0, 2, 1, 3), isa scalar (128 bits)
 //   canonical: shape (4, 128, 12, 64) perm (0, 2, 1, 3), 2-byte elements
-//   block: 16 lanes, 4 bits [a3:16], 1 register(s)
+//   block: 16 lanes, 6 bits [a0:4 a3:16], 4 register(s)
 //   input row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
 //   output row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
 //   shuffle steps: 0; padding efficiency: 100.0%
-//   loops: 4 (24576 iterations); programs: 1; unroll: 1
-//     program 0 (full blocks): 1 loads, 0 shuffles, 1 stores
+//   loops: 3 (6144 iterations); programs: 1; unroll: 2
+//     program 0 (full blocks): 4 loads, 0 shuffles, 4 stores
 
 // gentt common prelude: what every generated kernel file needs whatever its ISA.
 // Embedded verbatim into generated files; compiled on its own by templates/compile_check.cpp.
@@ -529,42 +529,64 @@ namespace {
 
 using dl_bf16_heads_elem = std::uint16_t;
 
-// dl_bf16_heads_block0 (full blocks): 1 loads, 0 shuffles, 1 stores.
+// dl_bf16_heads_block0 (full blocks): 4 loads, 0 shuffles, 4 stores.
 inline void dl_bf16_heads_block0(const dl_bf16_heads_elem* in, dl_bf16_heads_elem* out) {
-  dl_bf16_heads_elem v0[16];
+  dl_bf16_heads_elem v0[16], v1[16], v2[16], v3[16];
   gentt_scalar::load(v0, in + 0, 16);
+  gentt_scalar::load(v1, in + 98304, 16);
+  gentt_scalar::load(v2, in + 196608, 16);
+  gentt_scalar::load(v3, in + 294912, 16);
   gentt_scalar::store(out + 0, v0, 16);
+  gentt_scalar::store(out + 98304, v1, 16);
+  gentt_scalar::store(out + 196608, v2, 16);
+  gentt_scalar::store(out + 294912, v3, 16);
+}
+
+// dl_bf16_heads_block0_x2 (full blocks x2): 8 loads, 0 shuffles, 8 stores.
+inline void dl_bf16_heads_block0_x2(const dl_bf16_heads_elem* in, dl_bf16_heads_elem* out) {
+  dl_bf16_heads_elem v0[16], v1[16], v2[16], v3[16], v4[16], v5[16], v6[16], v7[16];
+  gentt_scalar::load(v0, in + 0, 16);
+  gentt_scalar::load(v4, in + 16, 16);
+  gentt_scalar::load(v1, in + 98304, 16);
+  gentt_scalar::load(v5, in + 98320, 16);
+  gentt_scalar::load(v2, in + 196608, 16);
+  gentt_scalar::load(v6, in + 196624, 16);
+  gentt_scalar::load(v3, in + 294912, 16);
+  gentt_scalar::load(v7, in + 294928, 16);
+  gentt_scalar::store(out + 0, v0, 16);
+  gentt_scalar::store(out + 16, v4, 16);
+  gentt_scalar::store(out + 98304, v1, 16);
+  gentt_scalar::store(out + 98320, v5, 16);
+  gentt_scalar::store(out + 196608, v2, 16);
+  gentt_scalar::store(out + 196624, v6, 16);
+  gentt_scalar::store(out + 294912, v3, 16);
+  gentt_scalar::store(out + 294928, v7, 16);
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 4, in_stride 98304, out_stride 98304  (axis 0)
-//   i1: count 12, in_stride 64, out_stride 8192  (axis 2)
-//   i2: count 128, in_stride 768, out_stride 64  (axis 1)
-//   i3: count 4, in_stride 16, out_stride 16  (axis 3 in chunks of 16)
+//   i0: count 12, in_stride 64, out_stride 8192  (axis 2)
+//   i1: count 128, in_stride 768, out_stride 64  (axis 1)
+//   i2: count 4, in_stride 16, out_stride 16  (axis 3 in chunks of 16)
 void dl_bf16_heads_run(const dl_bf16_heads_elem* in, dl_bf16_heads_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
-  std::int64_t i0 = begin / 6144;
-  std::int64_t i1 = begin / 512 % 12;
-  std::int64_t i2 = begin / 4 % 128;
-  std::int64_t i3 = begin % 4;
-  std::int64_t in_off = i0 * 98304 + i1 * 64 + i2 * 768 + i3 * 16;
-  std::int64_t out_off = i0 * 98304 + i1 * 8192 + i2 * 64 + i3 * 16;
+  std::int64_t i0 = begin / 512;
+  std::int64_t i1 = begin / 4 % 128;
+  std::int64_t i2 = begin % 4;
+  std::int64_t in_off = i0 * 64 + i1 * 768 + i2 * 16;
+  std::int64_t out_off = i0 * 8192 + i1 * 64 + i2 * 16;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i3 + (end - it < 4 - i3 ? end - it : 4 - i3);
-    it += stop - i3;
-    for (; i3 < stop; ++i3, in_off += 16, out_off += 16) dl_bf16_heads_block0(in + in_off, out + out_off);
-    if (i3 == 4) {
-      i3 = 0;
+    const std::int64_t stop = i2 + (end - it < 4 - i2 ? end - it : 4 - i2);
+    it += stop - i2;
+    for (; i2 + 2 <= stop; i2 += 2, in_off += 32, out_off += 32) dl_bf16_heads_block0_x2(in + in_off, out + out_off);
+    for (; i2 < stop; ++i2, in_off += 16, out_off += 16) dl_bf16_heads_block0(in + in_off, out + out_off);
+    if (i2 == 4) {
+      i2 = 0;
       in_off += 704;
-      if (++i2 == 128) {
-        i2 = 0;
+      if (++i1 == 128) {
+        i1 = 0;
         in_off -= 98240;
-        if (++i1 == 12) {
-          i1 = 0;
-          in_off += 97536;
-          ++i0;
-        }
+        ++i0;
       }
     }
   }
@@ -573,13 +595,13 @@ void dl_bf16_heads_run(const dl_bf16_heads_elem* in, dl_bf16_heads_elem* out, st
 }  // namespace
 
 extern "C" void dl_bf16_heads(const void* in, void* out) {
-  dl_bf16_heads_run(static_cast<const dl_bf16_heads_elem*>(in), static_cast<dl_bf16_heads_elem*>(out), 0, 24576);
+  dl_bf16_heads_run(static_cast<const dl_bf16_heads_elem*>(in), static_cast<dl_bf16_heads_elem*>(out), 0, 6144);
 }
 
 extern "C" void dl_bf16_heads_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
   dl_bf16_heads_run(static_cast<const dl_bf16_heads_elem*>(in), static_cast<dl_bf16_heads_elem*>(out),
-      gentt_part_begin(24576, part, nparts), gentt_part_begin(24576, part + 1, nparts));
+      gentt_part_begin(6144, part, nparts), gentt_part_begin(6144, part + 1, nparts));
 }
 
 static const long long dl_bf16_heads_shape[] = {4, 128, 12, 64};

@@ -8,12 +8,12 @@
 //
 // Kernel quantum_f32_2p10_p3562049718: float32 (4 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (3, 5, 6, 2, 0, 4, 9, 7, 1, 8), isa scalar (128 bits)
 //   canonical: shape (2, 2, 2, 2, 2, 4, 2, 2, 2) perm (3, 5, 2, 0, 4, 8, 6, 1, 7), 4-byte elements
-//   block: 16 lanes, 5 bits [a1:2 a5:2 a6:2 a7:2 a8:2], 2 register(s)
+//   block: 16 lanes, 7 bits [a0:2 a1:2 a4:2 a5:2 a6:2 a7:2 a8:2], 8 register(s)
 //   input row (lane bit 0 first): a8.0 a7.0 a6.0 a5.0
 //   output row (lane bit 0 first): a7.0 a1.0 a6.0 a8.0
 //   shuffle steps: 1; padding efficiency: 100.0%
-//   loops: 5 (32 iterations); programs: 1; unroll: 1
-//     program 0 (full blocks): 2 loads, 2 shuffles, 2 stores
+//   loops: 3 (8 iterations); programs: 1; unroll: 1
+//     program 0 (full blocks): 8 loads, 8 shuffles, 8 stores
 //
 // Kernel quantum_f32_2p10_reversed: float32 (4 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (9, 8, 7, 6, 5, 4, 3, 2, 1, 0), isa scalar (128 bits)
 //   canonical: shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (9, 8, 7, 6, 5, 4, 3, 2, 1, 0), 4-byte elements
@@ -26,12 +26,12 @@
 //
 // Kernel quantum_c128_2p12_p: complex128 (16 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (11, 0, 10, 1, 9, 2, 8, 3, 7, 4, 6, 5), isa scalar (128 bits)
 //   canonical: shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (11, 0, 10, 1, 9, 2, 8, 3, 7, 4, 6, 5), 16-byte elements
-//   block: 4 lanes, 4 bits [a5:2 a6:2 a10:2 a11:2], 4 register(s)
+//   block: 4 lanes, 5 bits [a4:2 a5:2 a6:2 a10:2 a11:2], 8 register(s)
 //   input row (lane bit 0 first): a11.0 a10.0
 //   output row (lane bit 0 first): a5.0 a6.0
 //   shuffle steps: 2; padding efficiency: 100.0%
-//   loops: 8 (256 iterations); programs: 1; unroll: 1
-//     program 0 (full blocks): 4 loads, 8 shuffles, 4 stores
+//   loops: 7 (128 iterations); programs: 1; unroll: 1
+//     program 0 (full blocks): 8 loads, 16 shuffles, 8 stores
 
 // gentt common prelude: what every generated kernel file needs whatever its ISA.
 // Embedded verbatim into generated files; compiled on its own by templates/compile_check.cpp.
@@ -157,55 +157,61 @@ namespace {
 
 using quantum_f32_2p10_p3562049718_elem = std::uint32_t;
 
-// quantum_f32_2p10_p3562049718_block0 (full blocks): 2 loads, 2 shuffles, 2 stores.
+// quantum_f32_2p10_p3562049718_block0 (full blocks): 8 loads, 8 shuffles, 8 stores.
 inline void quantum_f32_2p10_p3562049718_block0(const quantum_f32_2p10_p3562049718_elem* in, quantum_f32_2p10_p3562049718_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 2, 16, 18, 4, 6, 20, 22, 1, 3, 17, 19, 5, 7, 21, 23};
   static const std::int8_t kIndex1[16] = {8, 10, 24, 26, 12, 14, 28, 30, 9, 11, 25, 27, 13, 15, 29, 31};
-  quantum_f32_2p10_p3562049718_elem v0[16], v1[16], v2[16], v3[16];
+  quantum_f32_2p10_p3562049718_elem v0[16], v1[16], v2[16], v3[16], v4[16], v5[16], v6[16], v7[16], v8[16], v9[16], v10[16], v11[16], v12[16], v13[16], v14[16], v15[16];
   gentt_scalar::load(v0, in + 0, 16);
   gentt_scalar::load(v1, in + 256, 16);
-  gentt_scalar::shuffle2<16>(v2, v0, v1, kIndex0);
-  gentt_scalar::shuffle2<16>(v3, v0, v1, kIndex1);
-  gentt_scalar::store(out + 0, v2, 16);
-  gentt_scalar::store(out + 128, v3, 16);
+  gentt_scalar::load(v2, in + 512, 16);
+  gentt_scalar::load(v3, in + 768, 16);
+  gentt_scalar::load(v4, in + 32, 16);
+  gentt_scalar::load(v5, in + 288, 16);
+  gentt_scalar::load(v6, in + 544, 16);
+  gentt_scalar::load(v7, in + 800, 16);
+  gentt_scalar::shuffle2<16>(v8, v0, v1, kIndex0);
+  gentt_scalar::shuffle2<16>(v9, v0, v1, kIndex1);
+  gentt_scalar::shuffle2<16>(v10, v2, v3, kIndex0);
+  gentt_scalar::shuffle2<16>(v11, v2, v3, kIndex1);
+  gentt_scalar::shuffle2<16>(v12, v4, v5, kIndex0);
+  gentt_scalar::shuffle2<16>(v13, v4, v5, kIndex1);
+  gentt_scalar::shuffle2<16>(v14, v6, v7, kIndex0);
+  gentt_scalar::shuffle2<16>(v15, v6, v7, kIndex1);
+  gentt_scalar::store(out + 0, v8, 16);
+  gentt_scalar::store(out + 128, v9, 16);
+  gentt_scalar::store(out + 32, v10, 16);
+  gentt_scalar::store(out + 160, v11, 16);
+  gentt_scalar::store(out + 16, v12, 16);
+  gentt_scalar::store(out + 144, v13, 16);
+  gentt_scalar::store(out + 48, v14, 16);
+  gentt_scalar::store(out + 176, v15, 16);
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
 //   i0: count 2, in_stride 64, out_stride 512  (axis 3)
 //   i1: count 2, in_stride 16, out_stride 256  (axis 5 in chunks of 2)
 //   i2: count 2, in_stride 128, out_stride 64  (axis 2)
-//   i3: count 2, in_stride 512, out_stride 32  (axis 0)
-//   i4: count 2, in_stride 32, out_stride 16  (axis 4)
 void quantum_f32_2p10_p3562049718_run(const quantum_f32_2p10_p3562049718_elem* in, quantum_f32_2p10_p3562049718_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
-  std::int64_t i0 = begin / 16;
-  std::int64_t i1 = begin / 8 % 2;
-  std::int64_t i2 = begin / 4 % 2;
-  std::int64_t i3 = begin / 2 % 2;
-  std::int64_t i4 = begin % 2;
-  std::int64_t in_off = i0 * 64 + i1 * 16 + i2 * 128 + i3 * 512 + i4 * 32;
-  std::int64_t out_off = i0 * 512 + i1 * 256 + i2 * 64 + i3 * 32 + i4 * 16;
+  std::int64_t i0 = begin / 4;
+  std::int64_t i1 = begin / 2 % 2;
+  std::int64_t i2 = begin % 2;
+  std::int64_t in_off = i0 * 64 + i1 * 16 + i2 * 128;
+  std::int64_t out_off = i0 * 512 + i1 * 256 + i2 * 64;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i4 + (end - it < 2 - i4 ? end - it : 2 - i4);
-    it += stop - i4;
-    for (; i4 < stop; ++i4, in_off += 32, out_off += 16) quantum_f32_2p10_p3562049718_block0(in + in_off, out + out_off);
-    if (i4 == 2) {
-      i4 = 0;
-      in_off += 448;
-      if (++i3 == 2) {
-        i3 = 0;
-        in_off -= 896;
-        if (++i2 == 2) {
-          i2 = 0;
-          in_off -= 240;
-          out_off += 128;
-          if (++i1 == 2) {
-            i1 = 0;
-            in_off += 32;
-            ++i0;
-          }
-        }
+    const std::int64_t stop = i2 + (end - it < 2 - i2 ? end - it : 2 - i2);
+    it += stop - i2;
+    for (; i2 < stop; ++i2, in_off += 128, out_off += 64) quantum_f32_2p10_p3562049718_block0(in + in_off, out + out_off);
+    if (i2 == 2) {
+      i2 = 0;
+      in_off -= 240;
+      out_off += 128;
+      if (++i1 == 2) {
+        i1 = 0;
+        in_off += 32;
+        ++i0;
       }
     }
   }
@@ -214,13 +220,13 @@ void quantum_f32_2p10_p3562049718_run(const quantum_f32_2p10_p3562049718_elem* i
 }  // namespace
 
 extern "C" void quantum_f32_2p10_p3562049718(const void* in, void* out) {
-  quantum_f32_2p10_p3562049718_run(static_cast<const quantum_f32_2p10_p3562049718_elem*>(in), static_cast<quantum_f32_2p10_p3562049718_elem*>(out), 0, 32);
+  quantum_f32_2p10_p3562049718_run(static_cast<const quantum_f32_2p10_p3562049718_elem*>(in), static_cast<quantum_f32_2p10_p3562049718_elem*>(out), 0, 8);
 }
 
 extern "C" void quantum_f32_2p10_p3562049718_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
   quantum_f32_2p10_p3562049718_run(static_cast<const quantum_f32_2p10_p3562049718_elem*>(in), static_cast<quantum_f32_2p10_p3562049718_elem*>(out),
-      gentt_part_begin(32, part, nparts), gentt_part_begin(32, part + 1, nparts));
+      gentt_part_begin(8, part, nparts), gentt_part_begin(8, part + 1, nparts));
 }
 
 static const long long quantum_f32_2p10_p3562049718_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
@@ -386,29 +392,45 @@ namespace {
 
 using quantum_c128_2p12_p_elem = gentt_bytes<16>;
 
-// quantum_c128_2p12_p_block0 (full blocks): 4 loads, 8 shuffles, 4 stores.
+// quantum_c128_2p12_p_block0 (full blocks): 8 loads, 16 shuffles, 8 stores.
 inline void quantum_c128_2p12_p_block0(const quantum_c128_2p12_p_elem* in, quantum_c128_2p12_p_elem* out) {
   static const std::int8_t kIndex0[4] = {0, 4, 2, 6};
   static const std::int8_t kIndex1[4] = {1, 5, 3, 7};
   static const std::int8_t kIndex2[4] = {0, 1, 4, 5};
   static const std::int8_t kIndex3[4] = {2, 3, 6, 7};
-  quantum_c128_2p12_p_elem v0[4], v1[4], v2[4], v3[4], v4[4], v5[4], v6[4], v7[4], v8[4], v9[4], v10[4], v11[4];
+  quantum_c128_2p12_p_elem v0[4], v1[4], v2[4], v3[4], v4[4], v5[4], v6[4], v7[4], v8[4], v9[4], v10[4], v11[4], v12[4], v13[4], v14[4], v15[4], v16[4], v17[4], v18[4], v19[4], v20[4], v21[4], v22[4], v23[4];
   gentt_scalar::load(v0, in + 0, 4);
   gentt_scalar::load(v1, in + 64, 4);
   gentt_scalar::load(v2, in + 32, 4);
   gentt_scalar::load(v3, in + 96, 4);
-  gentt_scalar::shuffle2<4>(v4, v0, v1, kIndex0);
-  gentt_scalar::shuffle2<4>(v5, v0, v1, kIndex1);
-  gentt_scalar::shuffle2<4>(v6, v2, v3, kIndex0);
-  gentt_scalar::shuffle2<4>(v7, v2, v3, kIndex1);
-  gentt_scalar::shuffle2<4>(v8, v4, v6, kIndex2);
-  gentt_scalar::shuffle2<4>(v9, v5, v7, kIndex2);
-  gentt_scalar::shuffle2<4>(v10, v4, v6, kIndex3);
-  gentt_scalar::shuffle2<4>(v11, v5, v7, kIndex3);
-  gentt_scalar::store(out + 0, v8, 4);
-  gentt_scalar::store(out + 2048, v9, 4);
-  gentt_scalar::store(out + 512, v10, 4);
-  gentt_scalar::store(out + 2560, v11, 4);
+  gentt_scalar::load(v4, in + 128, 4);
+  gentt_scalar::load(v5, in + 192, 4);
+  gentt_scalar::load(v6, in + 160, 4);
+  gentt_scalar::load(v7, in + 224, 4);
+  gentt_scalar::shuffle2<4>(v8, v0, v1, kIndex0);
+  gentt_scalar::shuffle2<4>(v9, v0, v1, kIndex1);
+  gentt_scalar::shuffle2<4>(v10, v2, v3, kIndex0);
+  gentt_scalar::shuffle2<4>(v11, v2, v3, kIndex1);
+  gentt_scalar::shuffle2<4>(v12, v4, v5, kIndex0);
+  gentt_scalar::shuffle2<4>(v13, v4, v5, kIndex1);
+  gentt_scalar::shuffle2<4>(v14, v6, v7, kIndex0);
+  gentt_scalar::shuffle2<4>(v15, v6, v7, kIndex1);
+  gentt_scalar::shuffle2<4>(v16, v8, v10, kIndex2);
+  gentt_scalar::shuffle2<4>(v17, v9, v11, kIndex2);
+  gentt_scalar::shuffle2<4>(v18, v8, v10, kIndex3);
+  gentt_scalar::shuffle2<4>(v19, v9, v11, kIndex3);
+  gentt_scalar::shuffle2<4>(v20, v12, v14, kIndex2);
+  gentt_scalar::shuffle2<4>(v21, v13, v15, kIndex2);
+  gentt_scalar::shuffle2<4>(v22, v12, v14, kIndex3);
+  gentt_scalar::shuffle2<4>(v23, v13, v15, kIndex3);
+  gentt_scalar::store(out + 0, v16, 4);
+  gentt_scalar::store(out + 2048, v17, 4);
+  gentt_scalar::store(out + 512, v18, 4);
+  gentt_scalar::store(out + 2560, v19, 4);
+  gentt_scalar::store(out + 4, v20, 4);
+  gentt_scalar::store(out + 2052, v21, 4);
+  gentt_scalar::store(out + 516, v22, 4);
+  gentt_scalar::store(out + 2564, v23, 4);
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
@@ -419,47 +441,41 @@ inline void quantum_c128_2p12_p_block0(const quantum_c128_2p12_p_elem* in, quant
 //   i4: count 2, in_stride 8, out_stride 32  (axis 8)
 //   i5: count 2, in_stride 256, out_stride 16  (axis 3)
 //   i6: count 2, in_stride 16, out_stride 8  (axis 7)
-//   i7: count 2, in_stride 128, out_stride 4  (axis 4)
 void quantum_c128_2p12_p_run(const quantum_c128_2p12_p_elem* in, quantum_c128_2p12_p_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
-  std::int64_t i0 = begin / 128;
-  std::int64_t i1 = begin / 64 % 2;
-  std::int64_t i2 = begin / 32 % 2;
-  std::int64_t i3 = begin / 16 % 2;
-  std::int64_t i4 = begin / 8 % 2;
-  std::int64_t i5 = begin / 4 % 2;
-  std::int64_t i6 = begin / 2 % 2;
-  std::int64_t i7 = begin % 2;
-  std::int64_t in_off = i0 * 2048 + i1 * 1024 + i2 * 4 + i3 * 512 + i4 * 8 + i5 * 256 + i6 * 16 + i7 * 128;
-  std::int64_t out_off = i0 * 1024 + i1 * 256 + i2 * 128 + i3 * 64 + i4 * 32 + i5 * 16 + i6 * 8 + i7 * 4;
+  std::int64_t i0 = begin / 64;
+  std::int64_t i1 = begin / 32 % 2;
+  std::int64_t i2 = begin / 16 % 2;
+  std::int64_t i3 = begin / 8 % 2;
+  std::int64_t i4 = begin / 4 % 2;
+  std::int64_t i5 = begin / 2 % 2;
+  std::int64_t i6 = begin % 2;
+  std::int64_t in_off = i0 * 2048 + i1 * 1024 + i2 * 4 + i3 * 512 + i4 * 8 + i5 * 256 + i6 * 16;
+  std::int64_t out_off = i0 * 1024 + i1 * 256 + i2 * 128 + i3 * 64 + i4 * 32 + i5 * 16 + i6 * 8;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i7 + (end - it < 2 - i7 ? end - it : 2 - i7);
-    it += stop - i7;
-    for (; i7 < stop; ++i7, in_off += 128, out_off += 4) quantum_c128_2p12_p_block0(in + in_off, out + out_off);
-    if (i7 == 2) {
-      i7 = 0;
-      in_off -= 240;
-      if (++i6 == 2) {
-        i6 = 0;
-        in_off += 224;
-        if (++i5 == 2) {
-          i5 = 0;
-          in_off -= 504;
-          if (++i4 == 2) {
-            i4 = 0;
-            in_off += 496;
-            if (++i3 == 2) {
-              i3 = 0;
-              in_off -= 1020;
-              if (++i2 == 2) {
-                i2 = 0;
-                in_off += 1016;
-                if (++i1 == 2) {
-                  i1 = 0;
-                  out_off += 512;
-                  ++i0;
-                }
+    const std::int64_t stop = i6 + (end - it < 2 - i6 ? end - it : 2 - i6);
+    it += stop - i6;
+    for (; i6 < stop; ++i6, in_off += 16, out_off += 8) quantum_c128_2p12_p_block0(in + in_off, out + out_off);
+    if (i6 == 2) {
+      i6 = 0;
+      in_off += 224;
+      if (++i5 == 2) {
+        i5 = 0;
+        in_off -= 504;
+        if (++i4 == 2) {
+          i4 = 0;
+          in_off += 496;
+          if (++i3 == 2) {
+            i3 = 0;
+            in_off -= 1020;
+            if (++i2 == 2) {
+              i2 = 0;
+              in_off += 1016;
+              if (++i1 == 2) {
+                i1 = 0;
+                out_off += 512;
+                ++i0;
               }
             }
           }
@@ -472,13 +488,13 @@ void quantum_c128_2p12_p_run(const quantum_c128_2p12_p_elem* in, quantum_c128_2p
 }  // namespace
 
 extern "C" void quantum_c128_2p12_p(const void* in, void* out) {
-  quantum_c128_2p12_p_run(static_cast<const quantum_c128_2p12_p_elem*>(in), static_cast<quantum_c128_2p12_p_elem*>(out), 0, 256);
+  quantum_c128_2p12_p_run(static_cast<const quantum_c128_2p12_p_elem*>(in), static_cast<quantum_c128_2p12_p_elem*>(out), 0, 128);
 }
 
 extern "C" void quantum_c128_2p12_p_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
   quantum_c128_2p12_p_run(static_cast<const quantum_c128_2p12_p_elem*>(in), static_cast<quantum_c128_2p12_p_elem*>(out),
-      gentt_part_begin(256, part, nparts), gentt_part_begin(256, part + 1, nparts));
+      gentt_part_begin(128, part, nparts), gentt_part_begin(128, part + 1, nparts));
 }
 
 static const long long quantum_c128_2p12_p_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
