@@ -101,7 +101,8 @@ class ProgramBuilder {
         needed.push_back(bit);
     layout.reg_pos = needed;  // every other block bit is in one row or both, or a register bit
     for (const auto& b : plan_.block_axes)
-      for (int bit = 0; bit < b.reg_bits; ++bit) layout.reg_pos.push_back(space_.bit_pos.at({b.axis, bit}));
+      for (int bit = 0; bit < b.reg_bits; ++bit)
+        layout.reg_pos.push_back(space_.bit_pos.at({b.axis, std::max(b.in_bits, b.out_bits) + bit}));
 
     // Loads: each register's valid elements are one contiguous run of the input.
     std::vector<Value> regs(layout.registers());

@@ -79,7 +79,8 @@ Plan make_plan(const Canonical& c, int lanes) {
   plan.in_row = row_sequence(in_order, in_bits);
   plan.out_row = row_sequence(out_order, out_bits);
 
-  // Register bits: whole power-of-two axes outside both rows, next output axis first.
+  // Register bits: the next bits of the output index above the rows (next output axis first),
+  // one at a time, from axes whose extent they divide (no padding, no tail).
   std::vector<int> reg_bits(d, 0);
   std::vector<std::string> joined;
   {
@@ -91,21 +92,20 @@ Plan make_plan(const Canonical& c, int lanes) {
     // for a tensor smaller than a vector (one block anyway).
     if (k > 0 && row_bits == k) {
       for (int axis : out_order) {
-        if (regs >= kMinRegisterBits) break;
-        const int64_t n = c.shape[axis];
-        if (in_bits[axis] || out_bits[axis] || !is_pow2(n) || n == 1) continue;
-        const int m = ceil_log2(n);
-        if (regs + m > kMaxRegisterBits) continue;
-        reg_bits[axis] = m;
-        regs += m;
-        joined.push_back(fmt::format("axis {} ({})", axis, n));
+        const int used = std::max(in_bits[axis], out_bits[axis]);
+        while (regs < kMinRegisterBits && c.shape[axis] % (int64_t{2} << (used + reg_bits[axis])) == 0) {
+          ++reg_bits[axis];
+          ++regs;
+        }
+        if (reg_bits[axis] > 0)
+          joined.push_back(fmt::format("{} bit(s) of axis {} ({})", reg_bits[axis], axis, c.shape[axis]));
       }
     }
   }
 
   int64_t padded = 1, valid = 1;
   for (int a = 0; a < d; ++a) {
-    const int m = std::max({in_bits[a], out_bits[a], reg_bits[a]});
+    const int m = std::max(in_bits[a], out_bits[a]) + reg_bits[a];
     if (m == 0) continue;
     BlockAxis b;
     b.axis = a;
@@ -152,8 +152,8 @@ Plan make_plan(const Canonical& c, int lanes) {
       shared, plan.shuffle_steps));
   if (!joined.empty())
     plan.reasons.push_back(fmt::format(
-        "the rows alone give fewer than {} registers: {} join(s) the block as register bits (no shuffle; fewer, "
-        "longer loop iterations)",
+        "the rows alone give fewer than {} registers: the next output bits join the block as register bits, {} "
+        "(no shuffle; fewer, longer loop iterations)",
         1 << kMinRegisterBits, fmt::join(joined, ", ")));
   return plan;
 }

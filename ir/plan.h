@@ -10,10 +10,11 @@
 // - The output row: the same from the innermost output axes. One vector store per register.
 // - Bits in both rows need no movement; each output-row bit that is not an input-row bit
 //   costs one butterfly step (two-source shuffles across register pairs).
-// - Register bits: when the rows leave fewer than kMinRegisters registers (all-size-2 tensors:
-//   few bits per block, many loops of 2), whole power-of-two axes from neither row join the
-//   block, next output axis first. They cost no shuffle; they give each block program more
-//   independent loads and stores and the loop nest fewer, longer iterations.
+// - Register bits: when the rows leave fewer than 2^kMinRegisterBits registers (all-size-2
+//   tensors: few bits per block, many loops of 2), the next bits of the output index join the
+//   block, next output axis first, from axes whose extent they divide. They cost no shuffle;
+//   they give each block program more independent loads and stores and the loop nest fewer,
+//   longer iterations.
 // - Axes that are not whole in the block (the last axis of a row, when the axis is longer
 //   than the part of it in the block) are walked in chunks; a partial last chunk is a tail
 //   and gets its own block program. Axes not in the block are plain loops.
@@ -39,7 +40,7 @@ struct BlockAxis {
   int64_t chunk = 0;      // power of two; > extent means padded inside the block
   int in_bits = 0;        // how many of its low bits are in the input row
   int out_bits = 0;       // ... in the output row
-  int reg_bits = 0;       // > 0: a whole axis in neither row; its bits only number registers
+  int reg_bits = 0;       // bits above max(in_bits, out_bits) that only number registers
   int64_t chunks() const { return (extent + chunk - 1) / chunk; }
   int64_t tail() const { return chunk < extent ? extent % chunk : 0; }  // 0: no tail chunk
 };
@@ -60,9 +61,8 @@ struct Plan {
   const BlockAxis* find_block_axis(int axis) const;
 };
 
-// The register count below which whole axes join the block as register bits (at most 16).
+// Blocks with fewer than 2^kMinRegisterBits registers get register bits.
 inline constexpr int kMinRegisterBits = 3;
-inline constexpr int kMaxRegisterBits = 4;
 
 // Plans a canonical problem for vectors of `lanes` elements (a power of two, 1..1024).
 Plan make_plan(const Canonical& problem, int lanes);

@@ -28,12 +28,12 @@
 //
 // Kernel odd_c128_64p3_p210: complex128 (16 bytes) shape (64, 64, 64) perm (2, 1, 0), isa scalar (128 bits)
 //   canonical: shape (64, 64, 64) perm (2, 1, 0), 16-byte elements
-//   block: 4 lanes, 4 bits [a0:4 a2:4], 4 register(s)
+//   block: 4 lanes, 5 bits [a0:8 a2:4], 8 register(s)
 //   input row (lane bit 0 first): a2.0 a2.1
 //   output row (lane bit 0 first): a0.0 a0.1
 //   shuffle steps: 2; padding efficiency: 100.0%
-//   loops: 3 (16384 iterations); programs: 1; unroll: 2
-//     program 0 (full blocks): 4 loads, 8 shuffles, 4 stores
+//   loops: 3 (8192 iterations); programs: 1; unroll: 1
+//     program 0 (full blocks): 8 loads, 16 shuffles, 8 stores
 //
 // Kernel odd_f32_511x513: float32 (4 bytes) shape (511, 513) perm (1, 0), isa scalar (128 bits)
 //   canonical: shape (511, 513) perm (1, 0), 4-byte elements
@@ -403,90 +403,64 @@ namespace {
 
 using odd_c128_64p3_p210_elem = gentt_bytes<16>;
 
-// odd_c128_64p3_p210_block0 (full blocks): 4 loads, 8 shuffles, 4 stores.
+// odd_c128_64p3_p210_block0 (full blocks): 8 loads, 16 shuffles, 8 stores.
 inline void odd_c128_64p3_p210_block0(const odd_c128_64p3_p210_elem* in, odd_c128_64p3_p210_elem* out) {
-  static const std::int8_t kIndex0[4] = {0, 4, 2, 6};
-  static const std::int8_t kIndex1[4] = {1, 5, 3, 7};
-  static const std::int8_t kIndex2[4] = {0, 1, 4, 5};
-  static const std::int8_t kIndex3[4] = {2, 3, 6, 7};
-  odd_c128_64p3_p210_elem v0[4], v1[4], v2[4], v3[4], v4[4], v5[4], v6[4], v7[4], v8[4], v9[4], v10[4], v11[4];
-  gentt_scalar::load(v0, in + 0, 4);
-  gentt_scalar::load(v1, in + 4096, 4);
-  gentt_scalar::load(v2, in + 8192, 4);
-  gentt_scalar::load(v3, in + 12288, 4);
-  gentt_scalar::shuffle2<4>(v4, v0, v1, kIndex0);
-  gentt_scalar::shuffle2<4>(v5, v0, v1, kIndex1);
-  gentt_scalar::shuffle2<4>(v6, v2, v3, kIndex0);
-  gentt_scalar::shuffle2<4>(v7, v2, v3, kIndex1);
-  gentt_scalar::shuffle2<4>(v8, v4, v6, kIndex2);
-  gentt_scalar::shuffle2<4>(v9, v5, v7, kIndex2);
-  gentt_scalar::shuffle2<4>(v10, v4, v6, kIndex3);
-  gentt_scalar::shuffle2<4>(v11, v5, v7, kIndex3);
-  gentt_scalar::store(out + 0, v8, 4);
-  gentt_scalar::store(out + 4096, v9, 4);
-  gentt_scalar::store(out + 8192, v10, 4);
-  gentt_scalar::store(out + 12288, v11, 4);
-}
-
-// odd_c128_64p3_p210_block0_x2 (full blocks x2): 8 loads, 16 shuffles, 8 stores.
-inline void odd_c128_64p3_p210_block0_x2(const odd_c128_64p3_p210_elem* in, odd_c128_64p3_p210_elem* out) {
   static const std::int8_t kIndex0[4] = {0, 4, 2, 6};
   static const std::int8_t kIndex1[4] = {1, 5, 3, 7};
   static const std::int8_t kIndex2[4] = {0, 1, 4, 5};
   static const std::int8_t kIndex3[4] = {2, 3, 6, 7};
   odd_c128_64p3_p210_elem v0[4], v1[4], v2[4], v3[4], v4[4], v5[4], v6[4], v7[4], v8[4], v9[4], v10[4], v11[4], v12[4], v13[4], v14[4], v15[4], v16[4], v17[4], v18[4], v19[4], v20[4], v21[4], v22[4], v23[4];
   gentt_scalar::load(v0, in + 0, 4);
-  gentt_scalar::load(v12, in + 16384, 4);
   gentt_scalar::load(v1, in + 4096, 4);
-  gentt_scalar::load(v13, in + 20480, 4);
   gentt_scalar::load(v2, in + 8192, 4);
-  gentt_scalar::load(v14, in + 24576, 4);
   gentt_scalar::load(v3, in + 12288, 4);
-  gentt_scalar::load(v15, in + 28672, 4);
-  gentt_scalar::shuffle2<4>(v4, v0, v1, kIndex0);
-  gentt_scalar::shuffle2<4>(v16, v12, v13, kIndex0);
-  gentt_scalar::shuffle2<4>(v5, v0, v1, kIndex1);
-  gentt_scalar::shuffle2<4>(v17, v12, v13, kIndex1);
-  gentt_scalar::shuffle2<4>(v6, v2, v3, kIndex0);
-  gentt_scalar::shuffle2<4>(v18, v14, v15, kIndex0);
-  gentt_scalar::shuffle2<4>(v7, v2, v3, kIndex1);
-  gentt_scalar::shuffle2<4>(v19, v14, v15, kIndex1);
-  gentt_scalar::shuffle2<4>(v8, v4, v6, kIndex2);
-  gentt_scalar::shuffle2<4>(v20, v16, v18, kIndex2);
-  gentt_scalar::shuffle2<4>(v9, v5, v7, kIndex2);
-  gentt_scalar::shuffle2<4>(v21, v17, v19, kIndex2);
-  gentt_scalar::shuffle2<4>(v10, v4, v6, kIndex3);
-  gentt_scalar::shuffle2<4>(v22, v16, v18, kIndex3);
-  gentt_scalar::shuffle2<4>(v11, v5, v7, kIndex3);
-  gentt_scalar::shuffle2<4>(v23, v17, v19, kIndex3);
-  gentt_scalar::store(out + 0, v8, 4);
+  gentt_scalar::load(v4, in + 16384, 4);
+  gentt_scalar::load(v5, in + 20480, 4);
+  gentt_scalar::load(v6, in + 24576, 4);
+  gentt_scalar::load(v7, in + 28672, 4);
+  gentt_scalar::shuffle2<4>(v8, v0, v1, kIndex0);
+  gentt_scalar::shuffle2<4>(v9, v0, v1, kIndex1);
+  gentt_scalar::shuffle2<4>(v10, v2, v3, kIndex0);
+  gentt_scalar::shuffle2<4>(v11, v2, v3, kIndex1);
+  gentt_scalar::shuffle2<4>(v12, v4, v5, kIndex0);
+  gentt_scalar::shuffle2<4>(v13, v4, v5, kIndex1);
+  gentt_scalar::shuffle2<4>(v14, v6, v7, kIndex0);
+  gentt_scalar::shuffle2<4>(v15, v6, v7, kIndex1);
+  gentt_scalar::shuffle2<4>(v16, v8, v10, kIndex2);
+  gentt_scalar::shuffle2<4>(v17, v9, v11, kIndex2);
+  gentt_scalar::shuffle2<4>(v18, v8, v10, kIndex3);
+  gentt_scalar::shuffle2<4>(v19, v9, v11, kIndex3);
+  gentt_scalar::shuffle2<4>(v20, v12, v14, kIndex2);
+  gentt_scalar::shuffle2<4>(v21, v13, v15, kIndex2);
+  gentt_scalar::shuffle2<4>(v22, v12, v14, kIndex3);
+  gentt_scalar::shuffle2<4>(v23, v13, v15, kIndex3);
+  gentt_scalar::store(out + 0, v16, 4);
+  gentt_scalar::store(out + 4096, v17, 4);
+  gentt_scalar::store(out + 8192, v18, 4);
+  gentt_scalar::store(out + 12288, v19, 4);
   gentt_scalar::store(out + 4, v20, 4);
-  gentt_scalar::store(out + 4096, v9, 4);
   gentt_scalar::store(out + 4100, v21, 4);
-  gentt_scalar::store(out + 8192, v10, 4);
   gentt_scalar::store(out + 8196, v22, 4);
-  gentt_scalar::store(out + 12288, v11, 4);
   gentt_scalar::store(out + 12292, v23, 4);
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
 //   i0: count 16, in_stride 4, out_stride 16384  (axis 2 in chunks of 4)
 //   i1: count 64, in_stride 64, out_stride 64  (axis 1)
-//   i2: count 16, in_stride 16384, out_stride 4  (axis 0 in chunks of 4)
+//   i2: count 8, in_stride 32768, out_stride 8  (axis 0 in chunks of 8)
 void odd_c128_64p3_p210_run(const odd_c128_64p3_p210_elem* in, odd_c128_64p3_p210_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
-  std::int64_t i0 = begin / 1024;
-  std::int64_t i1 = begin / 16 % 64;
-  std::int64_t i2 = begin % 16;
-  std::int64_t in_off = i0 * 4 + i1 * 64 + i2 * 16384;
-  std::int64_t out_off = i0 * 16384 + i1 * 64 + i2 * 4;
+  std::int64_t i0 = begin / 512;
+  std::int64_t i1 = begin / 8 % 64;
+  std::int64_t i2 = begin % 8;
+  std::int64_t in_off = i0 * 4 + i1 * 64 + i2 * 32768;
+  std::int64_t out_off = i0 * 16384 + i1 * 64 + i2 * 8;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i2 + (end - it < 16 - i2 ? end - it : 16 - i2);
+    const std::int64_t stop = i2 + (end - it < 8 - i2 ? end - it : 8 - i2);
     it += stop - i2;
-    for (; i2 + 2 <= stop; i2 += 2, in_off += 32768, out_off += 8) odd_c128_64p3_p210_block0_x2(in + in_off, out + out_off);
-    for (; i2 < stop; ++i2, in_off += 16384, out_off += 4) odd_c128_64p3_p210_block0(in + in_off, out + out_off);
-    if (i2 == 16) {
+    for (; i2 < stop; ++i2, in_off += 32768, out_off += 8) odd_c128_64p3_p210_block0(in + in_off, out + out_off);
+    if (i2 == 8) {
       i2 = 0;
       in_off -= 262080;
       if (++i1 == 64) {
@@ -502,13 +476,13 @@ void odd_c128_64p3_p210_run(const odd_c128_64p3_p210_elem* in, odd_c128_64p3_p21
 }  // namespace
 
 extern "C" void odd_c128_64p3_p210(const void* in, void* out) {
-  odd_c128_64p3_p210_run(static_cast<const odd_c128_64p3_p210_elem*>(in), static_cast<odd_c128_64p3_p210_elem*>(out), 0, 16384);
+  odd_c128_64p3_p210_run(static_cast<const odd_c128_64p3_p210_elem*>(in), static_cast<odd_c128_64p3_p210_elem*>(out), 0, 8192);
 }
 
 extern "C" void odd_c128_64p3_p210_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
   odd_c128_64p3_p210_run(static_cast<const odd_c128_64p3_p210_elem*>(in), static_cast<odd_c128_64p3_p210_elem*>(out),
-      gentt_part_begin(16384, part, nparts), gentt_part_begin(16384, part + 1, nparts));
+      gentt_part_begin(8192, part, nparts), gentt_part_begin(8192, part + 1, nparts));
 }
 
 static const long long odd_c128_64p3_p210_shape[] = {64, 64, 64};

@@ -18,8 +18,26 @@ TEST_CASE("the paper's example (64,32,32,4) perm (2,1,0,3), 16 lanes", "[plan]")
   CHECK(plan.in_row == std::vector<BlockBit>{{3, 0}, {3, 1}, {2, 0}, {2, 1}});
   CHECK(plan.out_row == std::vector<BlockBit>{{3, 0}, {3, 1}, {0, 0}, {0, 1}});
   CHECK(plan.shuffle_steps == 2);
-  CHECK(plan.block_bits() == 6);  // 4 registers of 16 lanes
+  // The rows give 4 registers of 16 lanes; the next output bit (axis 0's third) joins as a
+  // register bit: 8 registers, no extra shuffle.
+  CHECK(plan.block_bits() == 7);
+  CHECK(plan.find_block_axis(0)->chunk == 8);
+  CHECK(plan.find_block_axis(0)->reg_bits == 1);
   CHECK(plan.padding_efficiency == 1.0);
+}
+
+TEST_CASE("register bits come from the next output bits and never pad or add tails", "[plan]") {
+  // 3 x 5 x 16, perm (1, 0, 2): one register from the rows, but no power of two divides the
+  // other axes (3 and 5).
+  const Plan odd = plan_of(4, {3, 5, 16}, {1, 0, 2}, 16);
+  CHECK(odd.block_bits() == 4);
+  for (const auto& b : odd.block_axes) CHECK(b.reg_bits == 0);
+  // 64 x 16 transposed: rows take 4 bits of each axis (16 registers), no register bits needed.
+  const Plan square = plan_of(4, {64, 16}, {1, 0}, 16);
+  for (const auto& b : square.block_axes) CHECK(b.reg_bits == 0);
+  // Whole size-2 axes join in output order until there are 8 registers.
+  const Plan all2 = plan_of(4, Shape(10, 2), {3, 5, 6, 2, 0, 4, 9, 7, 1, 8}, 16);
+  CHECK(all2.block_bits() == 7);
 }
 
 TEST_CASE("all-size-2 tensors: one step per output-row bit not in the input row", "[plan]") {

@@ -8,12 +8,12 @@
 //
 // Kernel paper_example: float32 (4 bytes) shape (64, 32, 32, 4) perm (2, 1, 0, 3), isa scalar (128 bits)
 //   canonical: shape (64, 32, 32, 4) perm (2, 1, 0, 3), 4-byte elements
-//   block: 16 lanes, 6 bits [a0:4 a2:4 a3:4], 4 register(s)
+//   block: 16 lanes, 7 bits [a0:8 a2:4 a3:4], 8 register(s)
 //   input row (lane bit 0 first): a3.0 a3.1 a2.0 a2.1
 //   output row (lane bit 0 first): a3.0 a3.1 a0.0 a0.1
 //   shuffle steps: 2; padding efficiency: 100.0%
-//   loops: 3 (4096 iterations); programs: 1; unroll: 2
-//     program 0 (full blocks): 4 loads, 8 shuffles, 4 stores
+//   loops: 3 (2048 iterations); programs: 1; unroll: 1
+//     program 0 (full blocks): 8 loads, 16 shuffles, 8 stores
 
 // gentt common prelude: what every generated kernel file needs whatever its ISA.
 // Embedded verbatim into generated files; compiled on its own by templates/compile_check.cpp.
@@ -139,90 +139,64 @@ namespace {
 
 using paper_example_elem = std::uint32_t;
 
-// paper_example_block0 (full blocks): 4 loads, 8 shuffles, 4 stores.
+// paper_example_block0 (full blocks): 8 loads, 16 shuffles, 8 stores.
 inline void paper_example_block0(const paper_example_elem* in, paper_example_elem* out) {
-  static const std::int8_t kIndex0[16] = {0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27};
-  static const std::int8_t kIndex1[16] = {4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31};
-  static const std::int8_t kIndex2[16] = {0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23};
-  static const std::int8_t kIndex3[16] = {8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31};
-  paper_example_elem v0[16], v1[16], v2[16], v3[16], v4[16], v5[16], v6[16], v7[16], v8[16], v9[16], v10[16], v11[16];
-  gentt_scalar::load(v0, in + 0, 16);
-  gentt_scalar::load(v1, in + 4096, 16);
-  gentt_scalar::load(v2, in + 8192, 16);
-  gentt_scalar::load(v3, in + 12288, 16);
-  gentt_scalar::shuffle2<16>(v4, v0, v1, kIndex0);
-  gentt_scalar::shuffle2<16>(v5, v0, v1, kIndex1);
-  gentt_scalar::shuffle2<16>(v6, v2, v3, kIndex0);
-  gentt_scalar::shuffle2<16>(v7, v2, v3, kIndex1);
-  gentt_scalar::shuffle2<16>(v8, v4, v6, kIndex2);
-  gentt_scalar::shuffle2<16>(v9, v5, v7, kIndex2);
-  gentt_scalar::shuffle2<16>(v10, v4, v6, kIndex3);
-  gentt_scalar::shuffle2<16>(v11, v5, v7, kIndex3);
-  gentt_scalar::store(out + 0, v8, 16);
-  gentt_scalar::store(out + 8192, v9, 16);
-  gentt_scalar::store(out + 16384, v10, 16);
-  gentt_scalar::store(out + 24576, v11, 16);
-}
-
-// paper_example_block0_x2 (full blocks x2): 8 loads, 16 shuffles, 8 stores.
-inline void paper_example_block0_x2(const paper_example_elem* in, paper_example_elem* out) {
   static const std::int8_t kIndex0[16] = {0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27};
   static const std::int8_t kIndex1[16] = {4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31};
   static const std::int8_t kIndex2[16] = {0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23};
   static const std::int8_t kIndex3[16] = {8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31};
   paper_example_elem v0[16], v1[16], v2[16], v3[16], v4[16], v5[16], v6[16], v7[16], v8[16], v9[16], v10[16], v11[16], v12[16], v13[16], v14[16], v15[16], v16[16], v17[16], v18[16], v19[16], v20[16], v21[16], v22[16], v23[16];
   gentt_scalar::load(v0, in + 0, 16);
-  gentt_scalar::load(v12, in + 16384, 16);
   gentt_scalar::load(v1, in + 4096, 16);
-  gentt_scalar::load(v13, in + 20480, 16);
   gentt_scalar::load(v2, in + 8192, 16);
-  gentt_scalar::load(v14, in + 24576, 16);
   gentt_scalar::load(v3, in + 12288, 16);
-  gentt_scalar::load(v15, in + 28672, 16);
-  gentt_scalar::shuffle2<16>(v4, v0, v1, kIndex0);
-  gentt_scalar::shuffle2<16>(v16, v12, v13, kIndex0);
-  gentt_scalar::shuffle2<16>(v5, v0, v1, kIndex1);
-  gentt_scalar::shuffle2<16>(v17, v12, v13, kIndex1);
-  gentt_scalar::shuffle2<16>(v6, v2, v3, kIndex0);
-  gentt_scalar::shuffle2<16>(v18, v14, v15, kIndex0);
-  gentt_scalar::shuffle2<16>(v7, v2, v3, kIndex1);
-  gentt_scalar::shuffle2<16>(v19, v14, v15, kIndex1);
-  gentt_scalar::shuffle2<16>(v8, v4, v6, kIndex2);
-  gentt_scalar::shuffle2<16>(v20, v16, v18, kIndex2);
-  gentt_scalar::shuffle2<16>(v9, v5, v7, kIndex2);
-  gentt_scalar::shuffle2<16>(v21, v17, v19, kIndex2);
-  gentt_scalar::shuffle2<16>(v10, v4, v6, kIndex3);
-  gentt_scalar::shuffle2<16>(v22, v16, v18, kIndex3);
-  gentt_scalar::shuffle2<16>(v11, v5, v7, kIndex3);
-  gentt_scalar::shuffle2<16>(v23, v17, v19, kIndex3);
-  gentt_scalar::store(out + 0, v8, 16);
+  gentt_scalar::load(v4, in + 16384, 16);
+  gentt_scalar::load(v5, in + 20480, 16);
+  gentt_scalar::load(v6, in + 24576, 16);
+  gentt_scalar::load(v7, in + 28672, 16);
+  gentt_scalar::shuffle2<16>(v8, v0, v1, kIndex0);
+  gentt_scalar::shuffle2<16>(v9, v0, v1, kIndex1);
+  gentt_scalar::shuffle2<16>(v10, v2, v3, kIndex0);
+  gentt_scalar::shuffle2<16>(v11, v2, v3, kIndex1);
+  gentt_scalar::shuffle2<16>(v12, v4, v5, kIndex0);
+  gentt_scalar::shuffle2<16>(v13, v4, v5, kIndex1);
+  gentt_scalar::shuffle2<16>(v14, v6, v7, kIndex0);
+  gentt_scalar::shuffle2<16>(v15, v6, v7, kIndex1);
+  gentt_scalar::shuffle2<16>(v16, v8, v10, kIndex2);
+  gentt_scalar::shuffle2<16>(v17, v9, v11, kIndex2);
+  gentt_scalar::shuffle2<16>(v18, v8, v10, kIndex3);
+  gentt_scalar::shuffle2<16>(v19, v9, v11, kIndex3);
+  gentt_scalar::shuffle2<16>(v20, v12, v14, kIndex2);
+  gentt_scalar::shuffle2<16>(v21, v13, v15, kIndex2);
+  gentt_scalar::shuffle2<16>(v22, v12, v14, kIndex3);
+  gentt_scalar::shuffle2<16>(v23, v13, v15, kIndex3);
+  gentt_scalar::store(out + 0, v16, 16);
+  gentt_scalar::store(out + 8192, v17, 16);
+  gentt_scalar::store(out + 16384, v18, 16);
+  gentt_scalar::store(out + 24576, v19, 16);
   gentt_scalar::store(out + 16, v20, 16);
-  gentt_scalar::store(out + 8192, v9, 16);
   gentt_scalar::store(out + 8208, v21, 16);
-  gentt_scalar::store(out + 16384, v10, 16);
   gentt_scalar::store(out + 16400, v22, 16);
-  gentt_scalar::store(out + 24576, v11, 16);
   gentt_scalar::store(out + 24592, v23, 16);
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
 //   i0: count 8, in_stride 16, out_stride 32768  (axis 2 in chunks of 4)
 //   i1: count 32, in_stride 128, out_stride 256  (axis 1)
-//   i2: count 16, in_stride 16384, out_stride 16  (axis 0 in chunks of 4)
+//   i2: count 8, in_stride 32768, out_stride 32  (axis 0 in chunks of 8)
 void paper_example_run(const paper_example_elem* in, paper_example_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
-  std::int64_t i0 = begin / 512;
-  std::int64_t i1 = begin / 16 % 32;
-  std::int64_t i2 = begin % 16;
-  std::int64_t in_off = i0 * 16 + i1 * 128 + i2 * 16384;
-  std::int64_t out_off = i0 * 32768 + i1 * 256 + i2 * 16;
+  std::int64_t i0 = begin / 256;
+  std::int64_t i1 = begin / 8 % 32;
+  std::int64_t i2 = begin % 8;
+  std::int64_t in_off = i0 * 16 + i1 * 128 + i2 * 32768;
+  std::int64_t out_off = i0 * 32768 + i1 * 256 + i2 * 32;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i2 + (end - it < 16 - i2 ? end - it : 16 - i2);
+    const std::int64_t stop = i2 + (end - it < 8 - i2 ? end - it : 8 - i2);
     it += stop - i2;
-    for (; i2 + 2 <= stop; i2 += 2, in_off += 32768, out_off += 32) paper_example_block0_x2(in + in_off, out + out_off);
-    for (; i2 < stop; ++i2, in_off += 16384, out_off += 16) paper_example_block0(in + in_off, out + out_off);
-    if (i2 == 16) {
+    for (; i2 < stop; ++i2, in_off += 32768, out_off += 32) paper_example_block0(in + in_off, out + out_off);
+    if (i2 == 8) {
       i2 = 0;
       in_off -= 262016;
       if (++i1 == 32) {
@@ -238,13 +212,13 @@ void paper_example_run(const paper_example_elem* in, paper_example_elem* out, st
 }  // namespace
 
 extern "C" void paper_example(const void* in, void* out) {
-  paper_example_run(static_cast<const paper_example_elem*>(in), static_cast<paper_example_elem*>(out), 0, 4096);
+  paper_example_run(static_cast<const paper_example_elem*>(in), static_cast<paper_example_elem*>(out), 0, 2048);
 }
 
 extern "C" void paper_example_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
   paper_example_run(static_cast<const paper_example_elem*>(in), static_cast<paper_example_elem*>(out),
-      gentt_part_begin(4096, part, nparts), gentt_part_begin(4096, part + 1, nparts));
+      gentt_part_begin(2048, part, nparts), gentt_part_begin(2048, part + 1, nparts));
 }
 
 static const long long paper_example_shape[] = {64, 32, 32, 4};
