@@ -42,14 +42,21 @@ void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog) {
   if (k.elem_bytes > kRegisterBytes) return emit_memcpy_block(w, k, prog);
   const LaneUnit u = LaneUnit::choose(k.elem_bytes, kRegisterBytes);
   const UnitOps ops = unit_ops(u.bytes);
-  // One index table per distinct list, in lane order (lane 0 first).
-  std::map<std::vector<int>, int> tables;
+  // Each shuffle in its widest exact unit (vpermt2d/q instead of the costlier vpermt2b/w when
+  // bytes or words move in aligned groups); one index table per distinct (unit, list), in lane
+  // order (lane 0 first).
+  std::map<std::pair<int, std::vector<int>>, int> tables;
+  std::map<std::vector<int>, WideShuffle> wide;
   for (const auto& op : prog.ops) {
-    if (op.kind != OpKind::shuffle || tables.count(op.index)) continue;
+    if (op.kind != OpKind::shuffle || wide.count(op.index)) continue;
+    const WideShuffle s = widest_shuffle(op.index, k.lanes, k.elem_bytes, kRegisterBytes);
+    wide.emplace(op.index, s);
+    const auto key = std::make_pair(s.unit.bytes, s.index);
+    if (tables.count(key)) continue;
     const int id = static_cast<int>(tables.size());
-    tables[op.index] = id;
-    w.linef("alignas(64) static const {} kIndex{}[{}] = {{{}}};", ops.index_type, id, u.per_reg,
-            fmt::join(u.expand_index(op.index, k.lanes), ", "));
+    tables[key] = id;
+    w.linef("alignas(64) static const {} kIndex{}[{}] = {{{}}};", unit_ops(s.unit.bytes).index_type, id,
+            s.unit.per_reg, fmt::join(s.index, ", "));
   }
   for (const auto& op : prog.ops) {
     switch (op.kind) {
@@ -60,14 +67,13 @@ void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog) {
           w.linef("const __m512i v{} = _mm512_maskz_loadu_{}({}, in + {});", op.dst, ops.suffix,
                   mask_literal(u, op.count), op.offset);
         break;
-      case OpKind::shuffle:
-        if (op.b >= 0)
-          w.linef("const __m512i v{} = _mm512_permutex2var_{}(v{}, _mm512_load_si512(kIndex{}), v{});", op.dst,
-                  ops.suffix, op.a, tables.at(op.index), op.b);
-        else  // one source: the same register twice (permutexvar trips GCC 12's uninitialized check)
-          w.linef("const __m512i v{0} = _mm512_permutex2var_{1}(v{2}, _mm512_load_si512(kIndex{3}), v{2});", op.dst,
-                  ops.suffix, op.a, tables.at(op.index));
+      case OpKind::shuffle: {
+        // One source: the same register twice (permutexvar trips GCC 12's uninitialized check).
+        const WideShuffle& s = wide.at(op.index);
+        w.linef("const __m512i v{} = _mm512_permutex2var_{}(v{}, _mm512_load_si512(kIndex{}), v{});", op.dst,
+                unit_ops(s.unit.bytes).suffix, op.a, tables.at({s.unit.bytes, s.index}), op.b >= 0 ? op.b : op.a);
         break;
+      }
       case OpKind::store:
         if (op.stream)  // a whole 64-byte line, aligned whenever `out` is (ir/stream.h)
           w.linef("_mm512_stream_si512(reinterpret_cast<__m512i*>(out + {}), v{});", op.offset, op.src);

@@ -26,4 +26,16 @@ struct LaneUnit {
   bool full(int count, int lanes) const { return count == lanes && lanes * per_elem == per_reg; }
 };
 
+// A shuffle in the widest unit that keeps it exact: when every group of G consecutive lanes
+// takes G consecutive, G-aligned lanes of one source (don't-cares fit anything), the shuffle
+// moves units of G elements. Byte and word permutes cost more than dword and qword ones on
+// AVX-512 (vpermt2b/w: three uops; vpermt2d/q: one), so this matters for 1- and 2-byte
+// elements. `index` is the IR's element index list (kernel.h); the result's `index` is in
+// units of `unit.bytes` (per_reg entries; b's units from per_reg on; don't-cares 0).
+struct WideShuffle {
+  LaneUnit unit;
+  std::vector<int> index;
+};
+WideShuffle widest_shuffle(const std::vector<int>& index, int lanes, int64_t elem_bytes, int register_bytes);
+
 }  // namespace gentt

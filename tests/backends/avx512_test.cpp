@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "backends/backend.h"
+#include "backends/lane_unit.h"
 #include "tests/backends/golden.h"
 #include "tests/backends/unit.h"
 
@@ -27,4 +28,27 @@ TEST_CASE("avx512: a kernel with a streaming variant", "[avx512][golden]") {
   const auto small = test::make_unit("avx512_small", Dtype{"float32", 4}, {32, 48}, {1, 0}, Isa::avx512, 512);
   CHECK_FALSE(small.stream_kernel);
   CHECK_THAT(emit_file({small}, "x"), !Contains("_mm512_stream_si512") && !Contains("_mm_sfence"));
+}
+
+TEST_CASE("shuffles move in the widest exact unit", "[avx512][lane_unit]") {
+  // 64 bytes: lanes in aligned groups of 8 from one source become qword units.
+  std::vector<int> index(64);
+  for (int l = 0; l < 64; ++l) index[l] = (l / 8) % 2 ? 64 + (l / 16) * 8 + l % 8 : (l / 16) * 8 + l % 8;
+  const WideShuffle q = widest_shuffle(index, 64, 1, 64);
+  CHECK(q.unit.bytes == 8);
+  CHECK(q.index == std::vector<int>{0, 8, 1, 9, 2, 10, 3, 11});
+  // Don't-cares fit any group; a group off its unit boundary stays in bytes.
+  index[1] = -1;
+  CHECK(widest_shuffle(index, 64, 1, 64).unit.bytes == 8);
+  for (int l = 0; l < 64; ++l) index[l] = (l + 1) % 64;
+  const WideShuffle b = widest_shuffle(index, 64, 1, 64);
+  CHECK(b.unit.bytes == 1);
+  CHECK(b.index[0] == 1);
+  // Pairs of float32 swapped as pairs: qwords; odd element sizes never widen.
+  std::vector<int> pairs(16);
+  for (int l = 0; l < 16; ++l) pairs[l] = l ^ 2;
+  CHECK(widest_shuffle(pairs, 16, 4, 64).unit.bytes == 8);
+  std::vector<int> odd(16);
+  for (int l = 0; l < 16; ++l) odd[l] = l ^ 2;
+  CHECK(widest_shuffle(odd, 16, 3, 64).unit.bytes == 1);
 }
