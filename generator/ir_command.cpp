@@ -21,8 +21,16 @@ struct IrOptions {
 void run_ir(const IrOptions& options) {
   const LocatedProblem lp = select_problem(collect_problems(options.inputs), options.kernel, "ir");
   const KernelUnit unit = lower_problem(lp);
-  print_text(options.format == "json" ? kernel_to_json(unit.kernel).dump(2)
-                                      : print_kernel(unit.kernel));
+  // A streaming variant (ir/stream.h) follows the kernel: in text after a blank line, in JSON
+  // as the kernel object's "stream_variant".
+  if (options.format == "json") {
+    auto j = kernel_to_json(unit.kernel);
+    if (unit.stream_kernel) j["stream_variant"] = kernel_to_json(*unit.stream_kernel);
+    print_text(j.dump(2));
+    return;
+  }
+  print_text(unit.stream_kernel ? print_kernel(unit.kernel) + "\n" + print_kernel(*unit.stream_kernel)
+                                : print_kernel(unit.kernel));
 }
 
 }  // namespace

@@ -166,6 +166,30 @@ TEST_CASE("ir and explain print one kernel", "[cli]") {
   check_user_error(w.run({"ir", "a.json", "--kernel", "a", "--format", "xml"}), {"--format"});
 }
 
+TEST_CASE("stores flag: ir shows the streaming variant, explain says why, errors name the flag", "[cli]") {
+  Workspace w;
+  const std::vector<std::string> problem = {"--shape", "64,64", "--perm", "1,0", "--dtype", "float32", "--isa",
+                                            "avx512", "--stores", "streaming"};
+  std::vector<std::string> args = {"ir", "--format", "json"};
+  args.insert(args.end(), problem.begin(), problem.end());
+  const CliResult json = w.run(args);
+  REQUIRE(json.exit_code == 0);
+  const auto j = nlohmann::json::parse(json.out);
+  CHECK(j.at("stream_variant").at("name") == j.at("name").get<std::string>() + "_stream");
+  args = {"ir"};
+  args.insert(args.end(), problem.begin(), problem.end());
+  CHECK_THAT(w.run(args).out, Contains("store.stream out[+0] x16"));
+  args = {"explain"};
+  args.insert(args.end(), problem.begin(), problem.end());
+  CHECK_THAT(w.run(args).out, Contains("stores: streaming when `out` is 64-byte aligned"));
+  check_user_error(w.run({"generate", "--shape", "4", "--perm", "0", "--dtype", "int8", "--isa", "avx2", "--stores",
+                          "streaming", "-o", "x.cpp"}),
+                   {"--stores", "avx512 only"});
+  check_user_error(w.run({"generate", "--shape", "4", "--perm", "0", "--dtype", "int8", "--isa", "avx512",
+                          "--stores", "nt", "-o", "x.cpp"}),
+                   {"--stores", "unknown store mode"});
+}
+
 TEST_CASE("a failed write to stdout is an I/O error (exit 1)", "[cli]") {
   const std::string command =
       GENTT_BINARY_DIR "/generator/gentt-gen list-isas >/dev/full 2>/dev/null";
