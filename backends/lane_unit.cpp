@@ -41,14 +41,16 @@ WideShuffle widest_shuffle(const std::vector<int>& index, int lanes, int64_t ele
       std::vector<int> units(groups, 0);
       bool ok = true;
       for (int q = 0; q < groups && ok; ++q) {
-        int first = -1;  // the source element of the group's lane 0, from any defined lane
+        bool defined = false;
+        int first = 0;  // the source element of the group's lane 0, from any defined lane
         for (int j = 0; j < g && ok; ++j) {
           const int i = index[q * g + j];
           if (i < 0) continue;
-          if (first < 0) first = i - j;
+          if (!defined) first = i - j;  // may be negative: then not on a unit boundary
+          defined = true;
           ok = i == first + j;
         }
-        if (!ok || first < 0) continue;
+        if (!ok || !defined) continue;
         // The group must lie within one source and start on a unit boundary.
         ok = first % g == 0 && first % lanes + g <= lanes;
         units[q] = first < lanes ? first / g : groups + (first - lanes) / g;

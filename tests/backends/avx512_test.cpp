@@ -44,6 +44,11 @@ TEST_CASE("shuffles move in the widest exact unit", "[avx512][lane_unit]") {
   const WideShuffle b = widest_shuffle(index, 64, 1, 64);
   CHECK(b.unit.bytes == 1);
   CHECK(b.index[0] == 1);
+  // A group whose first lane is a don't-care and whose others take elements 0, 1, 2 starts at
+  // element -1: not a unit, so no widening.
+  std::vector<int> shifted(64);
+  for (int l = 0; l < 64; ++l) shifted[l] = l % 4 == 0 ? -1 : l - 1;
+  CHECK(widest_shuffle(shifted, 64, 1, 64).unit.bytes == 1);
   // Pairs of float32 swapped as pairs: qwords; odd element sizes never widen.
   std::vector<int> pairs(16);
   for (int l = 0; l < 16; ++l) pairs[l] = l ^ 2;
