@@ -24,7 +24,7 @@ install(EXPORT genttTargets
 
 # find_dependency() lines for packages that exported targets link (static libraries carry their
 # private dependencies into the link interface).
-set(GENTT_CONFIG_DEPENDENCIES "")
+set(GENTT_CONFIG_DEPENDENCIES "find_dependency(fmt)\nfind_dependency(Threads)")
 
 configure_package_config_file(
   "${CMAKE_CURRENT_LIST_DIR}/genttConfig.cmake.in"

@@ -8,7 +8,9 @@
 #include <fmt/ranges.h>
 
 #include "ir/bits.h"
+#include "ir/block_space.h"
 #include "ir/error.h"
+#include "ir/loops.h"
 #include "ir/unroll.h"
 
 namespace gentt {
@@ -20,61 +22,6 @@ int64_t Kernel::iterations() const {
 }
 
 namespace {
-
-constexpr int kEmpty = -1;  // a lane position that holds no block bit (tensor < vector)
-
-// The block as a small tensor: element id = sum over block axes j of x_j << offs[j]
-// (last block axis lowest), x_j in [0, chunk_j).
-struct BlockSpace {
-  struct Axis {
-    int64_t chunk, in_stride, out_stride;
-    int bits, shift;
-  };
-  std::vector<Axis> axes;
-  std::map<std::pair<int, int>, int> bit_pos;  // (canonical axis, bit) -> bit of element id
-
-  explicit BlockSpace(const Plan& plan) {
-    int shift = 0;
-    for (int j = static_cast<int>(plan.block_axes.size()) - 1; j >= 0; --j) {
-      const auto& b = plan.block_axes[j];
-      Axis ax{b.chunk, plan.in_strides[b.axis], plan.out_strides[b.axis], ceil_log2(b.chunk), shift};
-      for (int bit = 0; bit < ax.bits; ++bit) bit_pos[{b.axis, bit}] = shift + bit;
-      shift += ax.bits;
-      axes.insert(axes.begin(), ax);
-    }
-  }
-  int64_t coord(int64_t id, int j) const { return (id >> axes[j].shift) & (axes[j].chunk - 1); }
-  int64_t in_offset(int64_t id) const {
-    int64_t o = 0;
-    for (size_t j = 0; j < axes.size(); ++j) o += coord(id, j) * axes[j].in_stride;
-    return o;
-  }
-  int64_t out_offset(int64_t id) const {
-    int64_t o = 0;
-    for (size_t j = 0; j < axes.size(); ++j) o += coord(id, j) * axes[j].out_stride;
-    return o;
-  }
-};
-
-// Which block bit each lane position and register position holds.
-struct Layout {
-  std::vector<int> lane_pos;  // k entries: element-id bit, or kEmpty
-  std::vector<int> reg_pos;   // register index bit u -> element-id bit
-
-  int64_t registers() const { return int64_t{1} << reg_pos.size(); }
-  // The element at (register r, lane l), or -1 if the lane is an empty position.
-  int64_t element(int64_t r, int64_t l) const {
-    int64_t id = 0;
-    for (size_t t = 0; t < lane_pos.size(); ++t) {
-      if (!((l >> t) & 1)) continue;
-      if (lane_pos[t] == kEmpty) return -1;
-      id |= int64_t{1} << lane_pos[t];
-    }
-    for (size_t u = 0; u < reg_pos.size(); ++u)
-      if ((r >> u) & 1) id |= int64_t{1} << reg_pos[u];
-    return id;
-  }
-};
 
 // What a value physically holds: element id per lane (-1: nothing of use).
 struct Value {
@@ -89,21 +36,9 @@ class ProgramBuilder {
 
   BlockProgram build(std::string what) {
     prog_.what = std::move(what);
-    const int k = ceil_log2(lanes_);
-    Layout layout;
-    std::vector<int> out_set;
-    for (const auto& b : plan_.out_row) out_set.push_back(space_.bit_pos.at({b.axis, b.bit}));
-    for (const auto& b : plan_.in_row) layout.lane_pos.push_back(space_.bit_pos.at({b.axis, b.bit}));
-    layout.lane_pos.resize(k, kEmpty);
-    std::vector<int> needed;  // output-row bits held in registers, in output-row order
-    for (int bit : out_set)
-      if (std::find(layout.lane_pos.begin(), layout.lane_pos.end(), bit) == layout.lane_pos.end())
-        needed.push_back(bit);
-    layout.reg_pos = needed;  // every other block bit is in one row or both, or a register bit
-    for (const auto& b : plan_.block_axes)
-      for (int bit = 0; bit < b.reg_bits; ++bit)
-        layout.reg_pos.push_back(space_.bit_pos.at({b.axis, std::max(b.in_bits, b.out_bits) + bit}));
-
+    const InitialLayout init = initial_layout(plan_, space_);
+    Layout layout = init.layout;
+    const std::vector<int>& needed = init.needed;  // output-row bits held in registers, in output-row order
     // Loads: each register's valid elements are one contiguous run of the input.
     std::vector<Value> regs(layout.registers());
     for (int64_t r = 0; r < layout.registers(); ++r) {
@@ -121,18 +56,7 @@ class ProgramBuilder {
     // memory order, compacting padding away.
     const int steps = static_cast<int>(needed.size());
     for (int s = 0; s < std::max(steps, 1); ++s) {
-      Layout next = layout;
-      if (steps > 0) {
-        const int bit = needed[s];
-        const auto u = std::find(next.reg_pos.begin(), next.reg_pos.end(), bit) - next.reg_pos.begin();
-        int t = -1;
-        for (int cand = 0; cand < k && t < 0; ++cand) {
-          const int held = layout.lane_pos[cand];
-          if (held != kEmpty && std::find(out_set.begin(), out_set.end(), held) == out_set.end()) t = cand;
-        }
-        GENTT_CHECK(t >= 0, "no lane position to exchange");
-        std::swap(next.reg_pos[u], next.lane_pos[t]);
-      }
+      const Layout next = steps > 0 ? butterfly_step(layout, init, s) : layout;
       const bool last = s == std::max(steps, 1) - 1;
       std::vector<Value> moved(next.registers());
       for (int64_t r = 0; r < next.registers(); ++r) {
@@ -166,11 +90,7 @@ class ProgramBuilder {
   }
 
  private:
-  bool is_valid(int64_t id) const {
-    for (size_t j = 0; j < space_.axes.size(); ++j)
-      if (space_.coord(id, j) >= valid_[j]) return false;
-    return true;
-  }
+  bool is_valid(int64_t id) const { return space_.is_valid(id, valid_); }
 
   // The valid elements of register r, sorted by input (or output) memory offset.
   std::vector<int64_t> valid_elements(const Layout& layout, int64_t r, bool by_input) const {
@@ -259,56 +179,16 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
   kernel.in_elements = 1;
   for (int64_t n : c.shape) kernel.in_elements *= n;
 
-  // Loops: axes outside the block, and chunks of block axes longer than their chunk.
-  struct Walk {
-    LoopDim dim;
-    int block_index;  // -1: not a block axis
-  };
-  std::vector<Walk> walks;
-  for (int a = 0; a < c.rank(); ++a) {
-    const BlockAxis* b = plan.find_block_axis(a);
-    if (!b) {
-      walks.push_back({LoopDim{c.shape[a], plan.in_strides[a], plan.out_strides[a], -1,
-                               fmt::format("axis {}", a)}, -1});
-    } else if (b->chunk < b->extent) {
-      const auto j = static_cast<int>(b - plan.block_axes.data());
-      walks.push_back({LoopDim{b->chunks(), b->chunk * plan.in_strides[a], b->chunk * plan.out_strides[a], -1,
-                               b->tail() ? fmt::format("axis {} in chunks of {} (last: {})", a, b->chunk, b->tail())
-                                         : fmt::format("axis {} in chunks of {}", a, b->chunk)},
-                       j});
-    }
-  }
   // Output order, outermost first: consecutive blocks write neighbouring output. Streaming
   // stores need no write locality, so the streaming variant reads in input order instead.
-  if (options.streaming)
-    std::stable_sort(walks.begin(), walks.end(),
-                     [](const Walk& x, const Walk& y) { return x.dim.in_stride > y.dim.in_stride; });
-  else
-    std::stable_sort(walks.begin(), walks.end(),
-                     [](const Walk& x, const Walk& y) { return x.dim.out_stride > y.dim.out_stride; });
-  std::vector<int> tail_block_index;  // tail bit -> block axis
-  for (auto& w : walks) {
-    if (w.block_index >= 0 && plan.block_axes[w.block_index].tail()) {
-      w.dim.tail_bit = static_cast<int>(tail_block_index.size());
-      tail_block_index.push_back(w.block_index);
-    }
-    kernel.loops.push_back(w.dim);
-  }
+  const BlockLoops walk = make_block_loops(plan, options.streaming ? LoopOrder::input : LoopOrder::output);
+  kernel.loops = walk.loops;
 
   // One block program per combination of tails.
   const BlockSpace space(plan);
-  for (int mask = 0; mask < (1 << tail_block_index.size()); ++mask) {
-    std::vector<int64_t> valid;
-    for (const auto& b : plan.block_axes) valid.push_back(std::min(b.chunk, b.extent));
-    std::string what = "full blocks";
-    std::vector<std::string> tails;
-    for (size_t t = 0; t < tail_block_index.size(); ++t) {
-      if (!((mask >> t) & 1)) continue;
-      const auto& b = plan.block_axes[tail_block_index[t]];
-      valid[tail_block_index[t]] = b.tail();
-      tails.push_back(fmt::format("axis {} tail ({} of {})", b.axis, b.tail(), b.chunk));
-    }
-    if (!tails.empty()) what = fmt::format("{}", fmt::join(tails, ", "));
+  for (int mask = 0; mask < (1 << walk.tail_block_index.size()); ++mask) {
+    std::string what;
+    std::vector<int64_t> valid = valid_extents(plan, walk, mask, &what);
     kernel.programs.push_back(ProgramBuilder(plan, space, std::move(valid)).build(what));
   }
   if (options.streaming)

@@ -1,0 +1,30 @@
+// The loops around a plan's register block: every axis outside the block, and the chunks of
+// block axes longer than their chunk (a partial last chunk is a tail, tail_bit >= 0). Shared by
+// lowering (ir/lower.cpp) and the run-time engine, so both walk the same blocks.
+#pragma once
+
+#include <vector>
+
+#include "ir/kernel.h"
+#include "ir/plan.h"
+
+namespace gentt {
+
+enum class LoopOrder {
+  output,  // outermost output stride first: consecutive blocks write neighbouring output
+  input,   // outermost input stride first: sequential reads (the streaming variant's order)
+};
+
+struct BlockLoops {
+  std::vector<LoopDim> loops;         // outermost first
+  std::vector<int> tail_block_index;  // tail bit -> index into plan.block_axes
+};
+
+// Strides come from plan.in_strides and plan.out_strides (elements).
+BlockLoops make_block_loops(const Plan& plan, LoopOrder order);
+
+// The valid extent of each block axis in the program selected by `tail_mask` (bit t set: the
+// axis of tail bit t is in its tail chunk), and a description ("full blocks", "axis 1 tail (3 of 8)").
+std::vector<int64_t> valid_extents(const Plan& plan, const BlockLoops& loops, int tail_mask, std::string* what);
+
+}  // namespace gentt

@@ -1,0 +1,45 @@
+// The run-time block engines: each executes a plan's BlockTables over its loop nest for one
+// ISA. An engine prepares the tables once per plan (unit-sized shuffle indices, byte offsets,
+// masks) and then runs any range of flat iterations; parts of one plan may run concurrently.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "runtime/engine/block_tables.h"
+
+namespace gentt::engine {
+
+// out row transform of the element path (conversion, scaling): n contiguous source elements to
+// n contiguous output elements.
+struct RowSink {
+  void (*fn)(const void* src, void* dst, std::int64_t n, const void* state) = nullptr;
+  const void* state = nullptr;
+  std::int64_t out_elem_bytes = 0;
+};
+
+class PreparedBlocks {
+ public:
+  virtual ~PreparedBlocks() = default;
+  // Flat iterations [begin, end) of the loop nest; in/out point at the block base of iteration 0.
+  virtual void run(const char* in, char* out, std::int64_t begin, std::int64_t end) const = 0;
+  virtual std::int64_t iterations() const = 0;
+};
+
+struct PrepareOptions {
+  bool stream = false;          // whole-line streaming stores where a full store is line-aligned
+  const RowSink* sink = nullptr;  // conversion or scaling (portable engine only)
+};
+
+// nullptr when this engine cannot run the tables (element size, lanes); the caller falls back.
+std::unique_ptr<PreparedBlocks> prepare_avx512(const BlockTables& tables, std::int64_t elem_bytes,
+                                               const PrepareOptions& options);
+std::unique_ptr<PreparedBlocks> prepare_avx2(const BlockTables& tables, std::int64_t elem_bytes,
+                                             const PrepareOptions& options);
+// Always succeeds: element copies (or sink calls) in the block's order.
+std::unique_ptr<PreparedBlocks> prepare_portable(const BlockTables& tables, std::int64_t elem_bytes,
+                                                 const PrepareOptions& options);
+
+
+}  // namespace gentt::engine

@@ -1,0 +1,136 @@
+// The portable block engine: each block program as a list of element moves (input offset,
+// output offset) in output order, found by running the program's tables on offsets instead of
+// data. Serves every CPU and every element size, and the fused conversion and scaling path: a
+// store run (contiguous output) is gathered into a small buffer and handed to the row sink.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "runtime/engine/engine.h"
+#include "runtime/engine/walk_loops.h"
+
+namespace gentt::engine {
+
+namespace {
+
+struct Move {
+  std::int64_t in, out;  // bytes from the block bases (out: in output element bytes)
+};
+struct Run {
+  std::size_t first, count;  // moves [first, first + count) land contiguously in the output
+};
+
+struct Program {
+  std::vector<Move> moves;
+  std::vector<Run> runs;
+};
+
+// Runs the tables on input offsets: which input element ends where.
+Program trace(const ProgramTables& t, int lanes, bool butterfly, std::int64_t in_bytes, std::int64_t out_bytes) {
+  const std::size_t regs = t.load_offset.size();
+  std::vector<std::vector<std::int64_t>> v(regs, std::vector<std::int64_t>(lanes, -1));
+  for (std::size_t r = 0; r < regs; ++r)
+    for (int l = 0; l < t.load_count[r]; ++l) v[r][l] = t.load_offset[r] + l;
+  for (std::size_t p = 0; p < t.passes.size(); ++p) {
+    std::vector<std::vector<std::int64_t>> next(regs, std::vector<std::int64_t>(lanes, -1));
+    for (std::size_t r = 0; r < regs; ++r) {
+      const std::size_t r0 = r & ~(std::size_t{1} << p), r1 = r | (std::size_t{1} << p);
+      for (int l = 0; l < lanes; ++l) {
+        const int i = t.passes[p][r][l];
+        if (i < 0) continue;
+        next[r][l] = i < lanes ? v[butterfly ? r0 : r][i] : v[butterfly ? r1 : r][i - lanes];
+      }
+    }
+    v = std::move(next);
+  }
+  Program prog;
+  for (std::size_t r = 0; r < regs; ++r) {
+    if (t.store_count[r] == 0) continue;
+    prog.runs.push_back({prog.moves.size(), static_cast<std::size_t>(t.store_count[r])});
+    for (int l = 0; l < t.store_count[r]; ++l)
+      prog.moves.push_back({v[r][l] * in_bytes, (t.store_offset[r] + l) * out_bytes});
+  }
+  return prog;
+}
+
+template <int Bytes>
+inline void move_elements(const Move* m, std::size_t n, const char* in, char* out) {
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(out + m[i].out, in + m[i].in, Bytes);
+}
+
+inline void move_bytes(const Move* m, std::size_t n, std::int64_t bytes, const char* in, char* out) {
+  for (std::size_t i = 0; i < n; ++i) std::memcpy(out + m[i].out, in + m[i].in, static_cast<std::size_t>(bytes));
+}
+
+class PortableBlocks final : public PreparedBlocks {
+ public:
+  PortableBlocks(std::vector<WalkLoop> loops, std::vector<Program> programs, std::int64_t elem_bytes,
+                 const RowSink* sink)
+      : loops_(std::move(loops)), programs_(std::move(programs)), elem_bytes_(elem_bytes),
+        sink_(sink ? *sink : RowSink{}) {
+    std::size_t longest = 0;
+    for (const auto& p : programs_)
+      for (const auto& r : p.runs) longest = std::max(longest, r.count);
+    scratch_bytes_ = longest * static_cast<std::size_t>(elem_bytes_);
+  }
+
+  void run(const char* in, char* out, std::int64_t begin, std::int64_t end) const override {
+    if (sink_.fn) {
+      std::vector<char> scratch(scratch_bytes_);
+      auto block = [&](int program, const char* i, char* o) {
+        const Program& p = programs_[program];
+        for (const Run& r : p.runs) {
+          const Move* m = p.moves.data() + r.first;
+          for (std::size_t k = 0; k < r.count; ++k)
+            std::memcpy(scratch.data() + k * elem_bytes_, i + m[k].in, static_cast<std::size_t>(elem_bytes_));
+          sink_.fn(scratch.data(), o + m[0].out, static_cast<std::int64_t>(r.count), sink_.state);
+        }
+      };
+      return walk(loops_.data(), static_cast<int>(loops_.size()), begin, end, in, out, block);
+    }
+    switch (elem_bytes_) {
+      case 1: return run_fixed<1>(in, out, begin, end);
+      case 2: return run_fixed<2>(in, out, begin, end);
+      case 4: return run_fixed<4>(in, out, begin, end);
+      case 8: return run_fixed<8>(in, out, begin, end);
+      case 16: return run_fixed<16>(in, out, begin, end);
+      default: {
+        auto block = [&](int program, const char* i, char* o) {
+          const Program& p = programs_[program];
+          move_bytes(p.moves.data(), p.moves.size(), elem_bytes_, i, o);
+        };
+        return walk(loops_.data(), static_cast<int>(loops_.size()), begin, end, in, out, block);
+      }
+    }
+  }
+  std::int64_t iterations() const override { return walk_iterations(loops_); }
+
+ private:
+  template <int Bytes>
+  void run_fixed(const char* in, char* out, std::int64_t begin, std::int64_t end) const {
+    auto block = [&](int program, const char* i, char* o) {
+      const Program& p = programs_[program];
+      move_elements<Bytes>(p.moves.data(), p.moves.size(), i, o);
+    };
+    walk(loops_.data(), static_cast<int>(loops_.size()), begin, end, in, out, block);
+  }
+
+  std::vector<WalkLoop> loops_;
+  std::vector<Program> programs_;
+  std::int64_t elem_bytes_;
+  RowSink sink_;
+  std::size_t scratch_bytes_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<PreparedBlocks> prepare_portable(const BlockTables& tables, std::int64_t elem_bytes,
+                                                 const PrepareOptions& options) {
+  const std::int64_t out_bytes = options.sink ? options.sink->out_elem_bytes : elem_bytes;
+  std::vector<Program> programs;
+  for (const auto& t : tables.programs) programs.push_back(trace(t, tables.lanes, tables.butterfly, elem_bytes, out_bytes));
+  return std::make_unique<PortableBlocks>(walk_loops(tables.loops, elem_bytes, out_bytes), std::move(programs),
+                                          elem_bytes, options.sink);
+}
+
+}  // namespace gentt::engine

@@ -1,0 +1,381 @@
+// gentt::plan_permute / PermutePlan / permute: validation, planning, the plan cache and the
+// registry of generated kernels. The engines are in runtime/engine/.
+#include "gentt/permute.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <limits>
+#include <mutex>
+#include <sstream>
+#include <unordered_map>
+
+#include "gentt/arguments.h"
+#include "gentt/cpu.h"
+#include "ir/plan.h"
+#include "ir/problem.h"
+#include "ir/stream.h"
+#include "runtime/engine/block_tables.h"
+#include "runtime/engine/engine.h"
+#include "runtime/engine/strided_problem.h"
+#include "runtime/engine/thread_pool.h"
+#include "runtime/engine/transform.h"
+#include "runtime/engine/walk.h"
+
+namespace gentt {
+
+namespace {
+
+constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
+// Work below this many output bytes per part is not worth handing to another thread (waking a
+// worker costs a few microseconds; a core copies about 64 KiB in that time).
+constexpr std::int64_t kMinBytesPerPart = 64 << 10;
+constexpr int kMaxThreads = 1024;
+
+std::string join(const std::vector<std::int64_t>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s;
+}
+
+// The C-contiguous strides (elements) of a shape.
+std::vector<std::int64_t> contiguous_strides(const std::vector<std::int64_t>& shape) {
+  std::vector<std::int64_t> s(shape.size(), 1);
+  for (int a = static_cast<int>(shape.size()) - 2; a >= 0; --a) s[a] = s[a + 1] * shape[a + 1];
+  return s;
+}
+
+// The lowest and one past the highest byte a strided view touches, relative to its base.
+struct Span {
+  std::int64_t lo = 0, hi = 0;
+};
+Span view_span(const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& strides,
+               std::int64_t elem_bytes, const char* field) {
+  Span s;
+  for (size_t a = 0; a < shape.size(); ++a) {
+    std::int64_t reach = 0;
+    if (__builtin_mul_overflow(shape[a] - 1, strides[a], &reach) ||
+        __builtin_mul_overflow(reach, elem_bytes, &reach) ||
+        __builtin_add_overflow(reach < 0 ? s.lo : s.hi, reach, reach < 0 ? &s.lo : &s.hi))
+      throw Error(field, "offsets overflow 64 bits");
+  }
+  if (__builtin_add_overflow(s.hi, elem_bytes, &s.hi)) throw Error(field, "offsets overflow 64 bits");
+  return s;
+}
+
+// No two output elements may share an address: sorted by |stride|, each axis must step past
+// the whole extent of the axes inside it (sufficient, and true of every array NumPy makes).
+void check_out_strides(const std::vector<std::int64_t>& out_shape, const std::vector<std::int64_t>& strides) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> axes;  // |stride|, extent
+  for (size_t k = 0; k < out_shape.size(); ++k)
+    if (out_shape[k] > 1) axes.push_back({std::llabs(strides[k]), out_shape[k]});
+  std::sort(axes.begin(), axes.end());
+  std::int64_t reach = 1;  // elements spanned by the axes so far
+  for (const auto& [stride, extent] : axes) {
+    if (stride < reach)
+      throw Error("out_strides", "two output elements would share an address (strides " + join(strides) + ")");
+    reach = stride * (extent - 1) + 1 > reach ? stride * (extent - 1) + 1 : reach;
+  }
+}
+
+std::int64_t resolve_elem_bytes(const PermuteDesc& d, std::string* dtype_name) {
+  if (!d.dtype.empty()) {
+    const auto dt = parse_dtype(d.dtype);
+    if (!dt) throw Error("dtype", "unknown dtype \"" + d.dtype + "\" (a name such as float32, uint8, complex128, bfloat16, or bytesN)");
+    if (d.elem_bytes != 0 && d.elem_bytes != dt->bytes)
+      throw Error("elem_bytes", std::to_string(d.elem_bytes) + " disagrees with dtype " + d.dtype + " (" +
+                                    std::to_string(dt->bytes) + " bytes)");
+    *dtype_name = d.dtype;
+    return dt->bytes;
+  }
+  if (d.elem_bytes < 1 || d.elem_bytes > kMaxElemBytes)
+    throw Error("elem_bytes", "must be 1.." + std::to_string(kMaxElemBytes) + " (or set dtype), got " +
+                                  std::to_string(d.elem_bytes));
+  *dtype_name = "bytes" + std::to_string(d.elem_bytes);
+  return d.elem_bytes;
+}
+
+enum class EngineIsa { avx512, scalar };
+
+EngineIsa resolve_isa(const std::string& isa) {
+  if (isa == "auto") return cpu_supports("avx512") ? EngineIsa::avx512 : EngineIsa::scalar;
+  if (isa == "scalar") return EngineIsa::scalar;
+  if (isa == "avx512") {
+    if (!cpu_supports("avx512")) throw Error("isa", "this CPU does not run avx512 (F, BW, VL, VBMI)");
+    return EngineIsa::avx512;
+  }
+  if (isa == "avx2" || isa == "neon" || isa == "sve" || isa == "sve2" || isa == "sunway")
+    throw Error("isa", "the run-time library has no " + isa +
+                           " engine yet (it has avx512 and scalar); use \"auto\" or \"scalar\"");
+  throw Error("isa", "unknown ISA \"" + isa + "\" (auto, avx512, scalar)");
+}
+
+// ---- the registry ------------------------------------------------------------------------------
+
+std::mutex& registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::vector<const gentt_kernel_info*>& registry() {
+  static std::vector<const gentt_kernel_info*> r;
+  return r;
+}
+
+const gentt_kernel_info* find_registered(std::int64_t elem_bytes, const std::vector<std::int64_t>& shape,
+                                         const std::vector<int>& perm) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  const auto& r = registry();
+  for (auto it = r.rbegin(); it != r.rend(); ++it) {
+    const gentt_kernel_info* k = *it;
+    if (k->elem_bytes != elem_bytes || k->rank != static_cast<int>(shape.size()) || !cpu_supports(k->isa)) continue;
+    if (!std::equal(shape.begin(), shape.end(), k->shape) || !std::equal(perm.begin(), perm.end(), k->perm)) continue;
+    return k;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+// ---- the plan ----------------------------------------------------------------------------------
+
+struct PermutePlan::Impl {
+  std::string description;
+  std::string isa;
+  std::int64_t elements = 0;
+  std::int64_t in_elem_bytes = 0, out_elem_bytes = 0;
+  Span in_span, out_span;
+  int parts = 1;
+  std::unique_ptr<engine::PreparedBlocks> cached;  // output-order loops
+  std::unique_ptr<engine::PreparedBlocks> stream;  // input-order loops, streaming stores (out 64-byte aligned)
+  std::shared_ptr<const engine::Transform> transform;  // conversion / scaling, or null
+  const gentt_kernel_info* registered = nullptr;
+};
+
+PermutePlan::PermutePlan() = default;
+PermutePlan::~PermutePlan() = default;
+PermutePlan::PermutePlan(const PermutePlan&) = default;
+PermutePlan& PermutePlan::operator=(const PermutePlan&) = default;
+PermutePlan::PermutePlan(PermutePlan&&) noexcept = default;
+PermutePlan& PermutePlan::operator=(PermutePlan&&) noexcept = default;
+
+std::string PermutePlan::describe() const { return impl_ ? impl_->description : "(empty plan)"; }
+std::string PermutePlan::isa() const { return impl_ ? impl_->isa : ""; }
+std::int64_t PermutePlan::in_bytes() const { return impl_ ? impl_->elements * impl_->in_elem_bytes : 0; }
+std::int64_t PermutePlan::out_bytes() const { return impl_ ? impl_->elements * impl_->out_elem_bytes : 0; }
+
+void PermutePlan::execute(const void* in, void* out) const {
+  if (!impl_) throw Error("plan", "is empty (default-constructed); make one with gentt::plan_permute");
+  const Impl& p = *impl_;
+  if (in == nullptr) throw Error("in", "must not be null");
+  if (out == nullptr) throw Error("out", "must not be null");
+  const auto i = reinterpret_cast<std::intptr_t>(in), o = reinterpret_cast<std::intptr_t>(out);
+  if (o + p.out_span.lo < i + p.in_span.hi && i + p.in_span.lo < o + p.out_span.hi)
+    throw Error("out", "overlaps in");
+  const char* src = static_cast<const char*>(in);
+  char* dst = static_cast<char*>(out);
+
+  if (p.registered) {
+    const gentt_kernel_info* k = p.registered;
+    if (p.parts <= 1 || !k->run_part) return k->run(in, out);
+    return engine::run_parts(p.parts, [&](int part) { k->run_part(in, out, part, p.parts); });
+  }
+  const engine::PreparedBlocks* blocks =
+      p.stream && (reinterpret_cast<std::uintptr_t>(out) % kLineBytes) == 0 ? p.stream.get() : p.cached.get();
+  const std::int64_t t = blocks->iterations();
+  const int n = static_cast<int>(std::min<std::int64_t>(p.parts, t));
+  if (n <= 1) return blocks->run(src, dst, 0, t);
+  engine::run_parts(n, [&](int part) {
+    blocks->run(src, dst, engine::part_begin(t, part, n), engine::part_begin(t, part + 1, n));
+  });
+}
+
+PermutePlan plan_permute(const PermuteDesc& d) {
+  auto impl = std::make_shared<PermutePlan::Impl>();
+  std::string dtype_name;
+  const std::int64_t elem_bytes = resolve_elem_bytes(d, &dtype_name);
+  if (d.shape.size() > static_cast<size_t>(kMaxRank))
+    throw Error("shape", "has " + std::to_string(d.shape.size()) + " axes; at most " + std::to_string(kMaxRank));
+  check_permute_arguments(static_cast<std::size_t>(elem_bytes), d.shape, d.perm);
+  const int rank = static_cast<int>(d.shape.size());
+  std::vector<std::int64_t> out_shape(rank);
+  for (int k = 0; k < rank; ++k) out_shape[k] = d.shape[d.perm[k]];
+
+  if (d.threads < 0 || d.threads > kMaxThreads)
+    throw Error("threads", "must be 0 (every core) or 1.." + std::to_string(kMaxThreads) + ", got " +
+                               std::to_string(d.threads));
+  const EngineIsa isa = resolve_isa(d.isa);
+
+  // Conversion and scaling.
+  impl->transform = engine::make_transform(dtype_name, d.out_dtype.empty() ? dtype_name : d.out_dtype, d.alpha, d.beta);
+  impl->in_elem_bytes = elem_bytes;
+  impl->out_elem_bytes = impl->transform ? impl->transform->out_elem_bytes() : elem_bytes;
+
+  // Strides.
+  const bool in_dense = d.in_strides.empty(), out_dense = d.out_strides.empty();
+  if (!in_dense && d.in_strides.size() != d.shape.size())
+    throw Error("in_strides", "has " + std::to_string(d.in_strides.size()) + " entries but shape has " +
+                                  std::to_string(rank) + " axes");
+  if (!out_dense && d.out_strides.size() != d.shape.size())
+    throw Error("out_strides", "has " + std::to_string(d.out_strides.size()) + " entries but shape has " +
+                                   std::to_string(rank) + " axes");
+  const std::vector<std::int64_t> in_strides = in_dense ? contiguous_strides(d.shape) : d.in_strides;
+  const std::vector<std::int64_t> out_strides = out_dense ? contiguous_strides(out_shape) : d.out_strides;
+  if (!out_dense) check_out_strides(out_shape, out_strides);
+  impl->in_span = view_span(d.shape, in_strides, impl->in_elem_bytes, "in_strides");
+  impl->out_span = view_span(out_shape, out_strides, impl->out_elem_bytes, "out_strides");
+  impl->elements = element_count(d.shape);
+
+  // Threads: parts of at least kMinBytesPerPart of output.
+  const int threads = d.threads == 0 ? engine::machine_threads() : d.threads;
+  const std::int64_t out_total = impl->elements * impl->out_elem_bytes;
+  impl->parts = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, out_total / kMinBytesPerPart)));
+
+  std::ostringstream text;
+  text << "problem: " << dtype_name << " shape (" << join(d.shape) << ") perm (";
+  for (int k = 0; k < rank; ++k) text << (k ? "," : "") << d.perm[k];
+  text << ")";
+  if (!in_dense) text << " in_strides (" << join(in_strides) << ")";
+  if (!out_dense) text << " out_strides (" << join(out_strides) << ")";
+  text << "\n";
+
+  // A registered generated kernel for exactly this problem comes first.
+  const bool contiguous = (in_dense || in_strides == contiguous_strides(d.shape)) &&
+                          (out_dense || out_strides == contiguous_strides(out_shape));
+  if (contiguous && !impl->transform) {
+    if (const gentt_kernel_info* k = find_registered(elem_bytes, d.shape, d.perm)) {
+      if (d.isa == "auto" || d.isa == k->isa) {
+        impl->registered = k;
+        impl->isa = std::string("registered:") + k->name;
+        text << "engine: the registered generated kernel " << k->name << " (" << k->isa << "), " << impl->parts
+             << " part(s)\n";
+        impl->description = text.str();
+        PermutePlan plan;
+        plan.impl_ = std::move(impl);
+        return plan;
+      }
+    }
+  }
+
+  // The GenTT plan of the canonical problem, with the views' strides.
+  const engine::StridedProblem sp = engine::make_strided_problem(elem_bytes, d.shape, d.perm, in_strides, out_strides);
+  const Canonical canon = sp.canonical();
+  const bool simd = isa == EngineIsa::avx512 && !impl->transform;
+  const std::int64_t vector_bytes = simd ? 64 : 64;
+  const int max_lanes = static_cast<int>(
+      std::bit_floor(static_cast<std::uint64_t>(std::max<std::int64_t>(1, vector_bytes / elem_bytes))));
+  std::optional<engine::BlockTables> tables, stream_tables;
+  Plan plan;
+  // Strided views whose rows are not contiguous take a narrower block, down to one element.
+  for (int lanes = simd ? max_lanes : std::min(max_lanes, 16); lanes >= 1 && !tables; lanes /= 2) {
+    plan = make_plan(canon, lanes);
+    if (!sp.axes.empty())
+      for (size_t a = 0; a < sp.axes.size(); ++a) {
+        plan.in_strides[a] = sp.axes[a].in_stride;
+        plan.out_strides[a] = sp.axes[a].out_stride;
+      }
+    tables = engine::make_block_tables(plan, LoopOrder::output);
+  }
+  if (!tables) throw std::logic_error("gentt: no block plan for a one-element block (internal error)");
+
+  // Streaming stores (ir/stream.h's rule): whole-line vectors, every loop and every full store
+  // on a line when `out` is, and an output far larger than the caches.
+  bool stream = false;
+  if (simd && plan.lanes * elem_bytes == kLineBytes && out_total >= kStreamMinBytes) {
+    stream = true;
+    for (const auto& l : tables->loops.loops) stream &= (l.out_stride * elem_bytes) % kLineBytes == 0;
+    for (const auto& prog : tables->programs)
+      for (size_t r = 0; r < prog.store_count.size(); ++r)
+        if (prog.store_count[r] == plan.lanes) stream &= (prog.store_offset[r] * elem_bytes) % kLineBytes == 0;
+  }
+
+  engine::PrepareOptions cached_options;
+  engine::RowSink sink;
+  if (impl->transform) {
+    sink = impl->transform->sink();
+    cached_options.sink = &sink;
+  }
+  if (simd) impl->cached = engine::prepare_avx512(*tables, elem_bytes, cached_options);
+  impl->isa = impl->cached ? "avx512" : "scalar";
+  if (!impl->cached) impl->cached = engine::prepare_portable(*tables, elem_bytes, cached_options);
+  if (stream && impl->cached && impl->isa == "avx512") {
+    stream_tables = engine::make_block_tables(plan, LoopOrder::input);
+    engine::PrepareOptions o;
+    o.stream = true;
+    if (stream_tables) impl->stream = engine::prepare_avx512(*stream_tables, elem_bytes, o);
+  }
+
+  text << "canonical: shape (" << join(canon.shape) << ") perm (";
+  for (int k = 0; k < canon.rank(); ++k) text << (k ? "," : "") << canon.perm[k];
+  text << ")\n";
+  text << "engine: " << impl->isa << ", " << plan.lanes << " lanes of " << elem_bytes << " bytes, "
+       << (1 << tables->reg_bits) << " registers, " << tables->programs.front().passes.size()
+       << (tables->butterfly ? " butterfly step(s)" : " reorder pass(es)") << ", " << tables->programs.size()
+       << " block program(s), " << impl->cached->iterations() << " blocks, " << impl->parts << " part(s)\n";
+  if (impl->transform) text << "transform: " << impl->transform->describe() << "\n";
+  for (const auto& r : plan.reasons) text << "  " << r << "\n";
+  text << "stores: " << (impl->stream ? "streaming when out is 64-byte aligned (input-order loops)" : "cached") << "\n";
+  impl->description = text.str();
+  PermutePlan result;
+  result.impl_ = std::move(impl);
+  return result;
+}
+
+// ---- the cache ---------------------------------------------------------------------------------
+
+namespace {
+
+std::string cache_key(const PermuteDesc& d) {
+  std::string k = d.dtype + '|' + std::to_string(d.elem_bytes) + '|' + join(d.shape) + '|';
+  for (int p : d.perm) k += std::to_string(p) + ',';
+  k += '|' + join(d.in_strides) + '|' + join(d.out_strides) + '|' + d.out_dtype + '|';
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%a,%a,%a,%a|%d|", d.alpha.real(), d.alpha.imag(), d.beta.real(), d.beta.imag(),
+                d.threads);
+  return k + buf + d.isa;
+}
+
+}  // namespace
+
+void permute(const void* in, void* out, const PermuteDesc& desc) {
+  static std::mutex mutex;
+  static std::unordered_map<std::string, PermutePlan> cache;
+  constexpr std::size_t kMaxEntries = 1024;
+  const std::string key = cache_key(desc);
+  PermutePlan plan;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(key);
+    if (it != cache.end()) plan = it->second;
+  }
+  if (!plan.isa().empty()) return plan.execute(in, out);
+  plan = plan_permute(desc);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (cache.size() >= kMaxEntries) cache.clear();
+    cache.emplace(key, plan);
+  }
+  plan.execute(in, out);
+}
+
+void register_kernel(const gentt_kernel_info* info) {
+  if (info == nullptr) throw Error("info", "must not be null");
+  if (info->version != GENTT_KERNEL_INFO_VERSION)
+    throw Error("info", "has version " + std::to_string(info->version) + ", this library reads version " +
+                            std::to_string(GENTT_KERNEL_INFO_VERSION));
+  if (info->run == nullptr || info->elem_bytes < 1 || info->rank < 0 || info->rank > kMaxRank ||
+      (info->rank > 0 && (info->shape == nullptr || info->perm == nullptr)))
+    throw Error("info", "is not a valid kernel descriptor");
+  std::vector<std::int64_t> shape(info->shape, info->shape + info->rank);
+  std::vector<int> perm(info->perm, info->perm + info->rank);
+  try {
+    check_permute_arguments(static_cast<std::size_t>(info->elem_bytes), shape, perm);
+  } catch (const Error& e) {
+    throw Error("info", std::string("describes an invalid problem: ") + e.what());
+  }
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  registry().push_back(info);
+}
+
+int hardware_threads() { return engine::machine_threads(); }
+
+}  // namespace gentt

@@ -1,0 +1,305 @@
+// gentt::permute / plan_permute against the NumPy model: random shapes of every class, every
+// element size, contiguous and strided views, threads, guard pages, errors, the plan cache and
+// registered kernels.
+#include <catch2/catch.hpp>
+
+#include <gentt/permute.h>
+#include <gentt/reference.h>
+
+#include <atomic>
+#include <cstring>
+#include <random>
+#include <thread>
+
+#include "tests/runtime/guarded_buffer.h"
+#include "tests/runtime/permute_test_util.h"
+
+namespace {
+
+using gentt::test::GuardedBuffer;
+using gentt::test::Perm;
+using gentt::test::Shape;
+
+Shape permuted(const Shape& shape, const Perm& perm) {
+  Shape out(shape.size());
+  for (size_t k = 0; k < perm.size(); ++k) out[k] = shape[perm[k]];
+  return out;
+}
+
+// The NumPy definition on strided views: out_view[j] = in_view[i], i[perm[k]] = j[k].
+void model_strided(const std::byte* in, std::byte* out, std::int64_t e, const Shape& shape, const Perm& perm,
+                   const Shape& is, const Shape& os) {
+  const size_t rank = shape.size();
+  const Shape out_shape = permuted(shape, perm);
+  std::vector<std::int64_t> j(rank, 0);
+  const std::int64_t n = gentt::test::element_count(shape);
+  for (std::int64_t t = 0; t < n; ++t) {
+    std::int64_t io = 0, oo = 0;
+    for (size_t k = 0; k < rank; ++k) {
+      io += j[k] * is[perm[k]];
+      oo += j[k] * os[k];
+    }
+    std::memcpy(out + oo * e, in + io * e, static_cast<size_t>(e));
+    for (size_t k = rank; k-- > 0;) {
+      if (++j[k] < out_shape[k]) break;
+      j[k] = 0;
+    }
+  }
+}
+
+struct Case {
+  Shape shape;
+  Perm perm;
+  std::int64_t elem = 4;
+};
+
+std::string describe(const Case& c) {
+  return "elem " + std::to_string(c.elem) + " shape " + gentt::test::to_string(c.shape) + " perm " +
+         gentt::test::to_string(c.perm);
+}
+
+// Runs one contiguous case through plan_permute with guard pages on both sides of both tensors
+// (the output once at the end of its pages, once page-aligned), against reference_permute.
+void check_contiguous(const Case& c, const std::string& isa, int threads, std::mt19937_64& rng) {
+  const std::int64_t n = gentt::test::element_count(c.shape);
+  const auto bytes = static_cast<size_t>(n * c.elem);
+  gentt::PermuteDesc d;
+  d.elem_bytes = c.elem;
+  d.shape = c.shape;
+  d.perm = c.perm;
+  d.isa = isa;
+  d.threads = threads;
+  const gentt::PermutePlan plan = gentt::plan_permute(d);
+  INFO(describe(c) << " isa " << isa << " threads " << threads << "\n" << plan.describe());
+  GuardedBuffer in(bytes);
+  const auto data = gentt::test::random_bytes(rng, bytes);
+  std::memcpy(in.data(), data.data(), bytes);
+  std::vector<std::byte> expected(bytes);
+  gentt::reference_permute(data.data(), expected.data(), static_cast<size_t>(c.elem), c.shape, c.perm);
+  for (auto align : {GuardedBuffer::Align::end, GuardedBuffer::Align::start}) {
+    GuardedBuffer out(bytes, align);
+    plan.execute(in.data(), out.data());
+    const std::span<const std::byte> got(out.data(), bytes);
+    INFO(gentt::test::first_difference(expected, got, static_cast<size_t>(c.elem), permuted(c.shape, c.perm)));
+    REQUIRE(std::memcmp(expected.data(), out.data(), bytes) == 0);
+  }
+}
+
+Case random_case(std::mt19937_64& rng, std::int64_t max_elements) {
+  static const std::int64_t sizes[] = {1, 2, 4, 8, 4, 2, 1, 16, 3, 5, 6, 12, 24, 32, 64, 100};
+  Case c;
+  c.elem = sizes[rng() % std::size(sizes)];
+  const size_t rank = rng() % 9;
+  const std::int64_t max_extent = rank <= 2 ? 300 : rank <= 4 ? 40 : 9;
+  c.shape = gentt::test::random_shape(rng, rank, max_extent, max_elements);
+  c.perm = gentt::test::random_permutation(rng, rank);
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("permute: random contiguous problems of every class match the reference", "[permute]") {
+  std::mt19937_64 rng(20261123);
+  for (int i = 0; i < 400; ++i) {
+    const Case c = random_case(rng, 1 << 16);
+    check_contiguous(c, "auto", 1, rng);
+    if (i % 4 == 0) check_contiguous(c, "scalar", 1, rng);
+  }
+}
+
+TEST_CASE("permute: all-size-2 tensors up to rank 16", "[permute]") {
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 60; ++i) {
+    Case c;
+    const size_t rank = 1 + rng() % 16;
+    c.shape.assign(rank, 2);
+    c.perm = gentt::test::random_permutation(rng, rank);
+    c.elem = std::int64_t{1} << (rng() % 4);
+    check_contiguous(c, "auto", 1, rng);
+  }
+}
+
+TEST_CASE("permute: odd extents, short axes moved across, matrices", "[permute]") {
+  std::mt19937_64 rng(11);
+  const std::vector<Case> cases = {
+      {{3, 224, 224}, {1, 2, 0}, 1},   {{224, 224, 3}, {2, 0, 1}, 4},   {{511, 513}, {1, 0}, 4},
+      {{7, 9, 5, 11, 13}, {4, 3, 2, 1, 0}, 8}, {{64, 33}, {1, 0}, 2},   {{1000, 3}, {1, 0}, 1},
+      {{5, 1, 7, 1}, {3, 2, 1, 0}, 4}, {{1}, {0}, 4},                   {{}, {}, 16},
+      {{4096}, {0}, 4},                {{12, 32, 8, 2}, {3, 0, 1, 2}, 2},  {{17, 17, 17}, {2, 0, 1}, 16},
+  };
+  for (const Case& c : cases)
+    for (const char* isa : {"auto", "scalar"}) check_contiguous(c, isa, 1, rng);
+}
+
+TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]") {
+  std::mt19937_64 rng(3);
+  const std::vector<Case> cases = {
+      {{1024, 1100}, {1, 0}, 4},          // 4.3 MiB: streaming stores when out is aligned
+      {{64, 64, 300}, {2, 1, 0}, 4},      // rows not on lines: cached variant
+      {{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, {19, 3, 5, 0, 1, 2, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}, 4},
+      {{300, 200, 30}, {2, 0, 1}, 2},
+  };
+  for (const Case& c : cases)
+    for (int threads : {1, 2, 3, 0}) check_contiguous(c, "auto", threads, rng);
+}
+
+TEST_CASE("permute: strided views (sub-tensors, negative strides, padded outputs)", "[permute]") {
+  std::mt19937_64 rng(99);
+  for (int i = 0; i < 200; ++i) {
+    Case c = random_case(rng, 1 << 13);
+    const size_t rank = c.shape.size();
+    // The input: a view into a parent with padded axes, some reversed, sometimes broadcast.
+    Shape parent(rank), is(rank);
+    std::int64_t stride = 1 + static_cast<std::int64_t>(rng() % 2);  // sometimes every other element
+    for (size_t a = rank; a-- > 0;) {
+      parent[a] = c.shape[a] + static_cast<std::int64_t>(rng() % 3);
+      is[a] = stride;
+      stride *= parent[a];
+    }
+    std::int64_t in_lo = 0;
+    for (size_t a = 0; a < rank; ++a)
+      if (rng() % 5 == 0) {  // reversed axis
+        in_lo -= (c.shape[a] - 1) * is[a];
+        is[a] = -is[a];
+      } else if (c.shape[a] > 1 && rng() % 11 == 0) {
+        is[a] = 0;  // broadcast
+      }
+    // The output: C order of a padded output, so rows are separated.
+    const Shape out_shape = permuted(c.shape, c.perm);
+    Shape os(rank);
+    std::int64_t ostride = 1;
+    for (size_t k = rank; k-- > 0;) {
+      os[k] = ostride;
+      ostride *= out_shape[k] + static_cast<std::int64_t>(rng() % 2);
+    }
+    const auto in_bytes = static_cast<size_t>(stride * c.elem), out_bytes = static_cast<size_t>(ostride * c.elem);
+    gentt::PermuteDesc d;
+    d.elem_bytes = c.elem;
+    d.shape = c.shape;
+    d.perm = c.perm;
+    d.in_strides = is;
+    d.out_strides = os;
+    d.threads = 1 + static_cast<int>(rng() % 2);
+    const gentt::PermutePlan plan = gentt::plan_permute(d);
+    INFO(describe(c) << " in_strides " << gentt::test::to_string(is) << " out_strides "
+                     << gentt::test::to_string(os) << "\n" << plan.describe());
+    GuardedBuffer in(in_bytes, GuardedBuffer::Align::start);
+    const auto data = gentt::test::random_bytes(rng, in_bytes);
+    std::memcpy(in.data(), data.data(), in_bytes);
+    const std::byte* in_base = in.data() + (-in_lo) * c.elem;
+    GuardedBuffer out(out_bytes);
+    std::vector<std::byte> expected(out_bytes, std::byte{0});
+    model_strided(in_base, expected.data(), c.elem, c.shape, c.perm, is, os);
+    plan.execute(in_base, out.data());
+    REQUIRE(std::memcmp(expected.data(), out.data(), out_bytes) == 0);
+  }
+}
+
+TEST_CASE("permute: invalid arguments throw gentt::Error naming the argument and write nothing", "[permute]") {
+  auto error_of = [](const gentt::PermuteDesc& d) -> std::string {
+    try {
+      (void)gentt::plan_permute(d);
+    } catch (const gentt::Error& e) {
+      return e.argument();
+    }
+    return "(no error)";
+  };
+  gentt::PermuteDesc ok;
+  ok.dtype = "float32";
+  ok.shape = {4, 5};
+  ok.perm = {1, 0};
+  CHECK(error_of(ok) == "(no error)");
+  auto with = [&](auto change) {
+    gentt::PermuteDesc d = ok;
+    change(d);
+    return error_of(d);
+  };
+  CHECK(with([](auto& d) { d.perm = {0, 0}; }) == "perm");
+  CHECK(with([](auto& d) { d.perm = {0, 2}; }) == "perm[1]");
+  CHECK(with([](auto& d) { d.perm = {0}; }) == "perm");
+  CHECK(with([](auto& d) { d.shape = {4, 0}; }) == "shape[1]");
+  CHECK(with([](auto& d) { d.shape = {4, -3}; }) == "shape[1]");
+  CHECK(with([](auto& d) { d.shape = {1ll << 40, 1ll << 30}; }) == "shape");
+  CHECK(with([](auto& d) { d.dtype = "float31"; }) == "dtype");
+  CHECK(with([](auto& d) { d.elem_bytes = 8; }) == "elem_bytes");
+  CHECK(with([](auto& d) { d.dtype = ""; d.elem_bytes = 5000; }) == "elem_bytes");
+  CHECK(with([](auto& d) { d.in_strides = {1}; }) == "in_strides");
+  CHECK(with([](auto& d) { d.out_strides = {1, 1}; }) == "out_strides");
+  CHECK(with([](auto& d) { d.in_strides = {1ll << 62, 1ll << 62}; }) == "in_strides");
+  CHECK(with([](auto& d) { d.threads = -1; }) == "threads");
+  CHECK(with([](auto& d) { d.isa = "mmx"; }) == "isa");
+  CHECK(with([](auto& d) { d.shape.assign(65, 1); d.perm.resize(65); for (int i = 0; i < 65; ++i) d.perm[i] = i; }) ==
+        "shape");
+
+  // Overlapping buffers: nothing written.
+  const gentt::PermutePlan plan = gentt::plan_permute(ok);
+  std::vector<float> buf(40, 1.0f);
+  try {
+    plan.execute(buf.data(), buf.data() + 10);
+    FAIL("no error for overlapping buffers");
+  } catch (const gentt::Error& e) {
+    CHECK(e.argument() == "out");
+  }
+  for (float v : buf) CHECK(v == 1.0f);
+  CHECK_THROWS_AS(plan.execute(nullptr, buf.data()), gentt::Error);
+  CHECK_THROWS_AS(gentt::PermutePlan().execute(buf.data(), buf.data() + 20), gentt::Error);
+}
+
+TEST_CASE("permute: the cached entry point is safe from several threads at once", "[permute]") {
+  std::atomic<int> failures{0};
+  std::vector<std::thread> users;
+  for (int t = 0; t < 4; ++t)
+    users.emplace_back([t, &failures] {
+      std::mt19937_64 rng(static_cast<unsigned>(100 + t));
+      for (int i = 0; i < 40; ++i) {
+        gentt::PermuteDesc d;
+        d.elem_bytes = 4;
+        d.shape = {37 + i % 3, 64, 9};
+        d.perm = {2, 0, 1};
+        d.threads = 1 + i % 3;
+        const auto n = static_cast<size_t>(gentt::test::element_count(d.shape) * 4);
+        const auto in = gentt::test::random_bytes(rng, n);
+        std::vector<std::byte> out(n), expected(n);
+        gentt::reference_permute(in.data(), expected.data(), 4, d.shape, d.perm);
+        gentt::permute(in.data(), out.data(), d);
+        if (out != expected) ++failures;
+      }
+    });
+  for (auto& u : users) u.join();
+  CHECK(failures == 0);
+}
+
+namespace {
+// A hand-written "generated" kernel for uint16 shape (2, 3) perm (1, 0), to test the registry.
+int registered_calls = 0;
+extern "C" void test_kernel_2x3(const void* in, void* out) {
+  ++registered_calls;
+  gentt::reference_permute(in, out, 2, std::vector<std::int64_t>{2, 3}, std::vector<int>{1, 0});
+}
+const long long kShape[] = {2, 3};
+const int kPerm[] = {1, 0};
+const gentt_kernel_info kInfo = {GENTT_KERNEL_INFO_VERSION, "test_kernel_2x3", "scalar", 0, 2, 2, kShape, kPerm,
+                                 test_kernel_2x3, nullptr};
+}  // namespace
+
+TEST_CASE("permute: a registered generated kernel is used for exactly its problem", "[permute]") {
+  gentt::register_kernel(&kInfo);
+  gentt::PermuteDesc d;
+  d.dtype = "uint16";
+  d.shape = {2, 3};
+  d.perm = {1, 0};
+  const auto plan = gentt::plan_permute(d);
+  CHECK(plan.isa() == "registered:test_kernel_2x3");
+  const std::uint16_t in[6] = {1, 2, 3, 4, 5, 6};
+  std::uint16_t out[6] = {};
+  plan.execute(in, out);
+  CHECK(registered_calls == 1);
+  CHECK(out[0] == 1);
+  CHECK(out[1] == 4);
+  CHECK(out[5] == 6);
+  d.shape = {3, 2};  // another problem: not the registered kernel
+  CHECK(gentt::plan_permute(d).isa() != "registered:test_kernel_2x3");
+  gentt_kernel_info bad = kInfo;
+  bad.version = 99;
+  CHECK_THROWS_AS(gentt::register_kernel(&bad), gentt::Error);
+}
