@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstring>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -43,6 +44,9 @@ struct Program {
   const Vec* index;                  // [pass][register], in units
   const std::int64_t* store_offset;  // bytes, per register
   const unsigned long long* store_mask;
+  unsigned uniform_passes = 0;  // bit s: every pair of pass s uses the index vectors of pair 0
+  bool full_loads = false;      // every register loads a whole vector (no mask needed)
+  bool full_stores = false;     // every register stores a whole vector
 };
 
 struct Data {
@@ -67,24 +71,51 @@ struct BlockBody {
     constexpr int R = 1 << RegBits;
     const Program& p = programs[program];
     __m512i v[R];
+    if (p.full_loads) {
 #pragma GCC unroll 64
-    for (int r = 0; r < R; ++r) v[r] = _mm512_maskz_loadu_epi8(p.load_mask[r], in + p.load_offset[r]);
+      for (int r = 0; r < R; ++r) v[r] = _mm512_loadu_si512(in + p.load_offset[r]);
+    } else {
+#pragma GCC unroll 64
+      for (int r = 0; r < R; ++r) v[r] = _mm512_maskz_loadu_epi8(p.load_mask[r], in + p.load_offset[r]);
+    }
 #pragma GCC unroll 8
     for (int s = 0; s < Passes; ++s) {
       const Vec* index = p.index + s * R;
+      const bool uniform = (p.uniform_passes >> s) & 1;
       if constexpr (Butterfly) {
         const int bit = 1 << s;
+        if (uniform) {
+          // Two index vectors for the whole pass, kept in registers (one load each per block).
+          const __m512i lo = _mm512_load_si512(index), hi = _mm512_load_si512(index + bit);
 #pragma GCC unroll 64
-        for (int r0 = 0; r0 < R; ++r0) {
-          if (r0 & bit) continue;
-          const __m512i a = v[r0], b = v[r0 | bit];
-          v[r0] = permute2<Unit>(a, _mm512_load_si512(index + r0), b);
-          v[r0 | bit] = permute2<Unit>(a, _mm512_load_si512(index + (r0 | bit)), b);
+          for (int r0 = 0; r0 < R; ++r0) {
+            if (r0 & bit) continue;
+            const __m512i a = v[r0], b = v[r0 | bit];
+            v[r0] = permute2<Unit>(a, lo, b);
+            v[r0 | bit] = permute2<Unit>(a, hi, b);
+          }
+        } else {
+#pragma GCC unroll 64
+          for (int r0 = 0; r0 < R; ++r0) {
+            if (r0 & bit) continue;
+            const __m512i a = v[r0], b = v[r0 | bit];
+            v[r0] = permute2<Unit>(a, _mm512_load_si512(index + r0), b);
+            v[r0 | bit] = permute2<Unit>(a, _mm512_load_si512(index + (r0 | bit)), b);
+          }
         }
+      } else if (uniform) {
+        const __m512i same = _mm512_load_si512(index);
+#pragma GCC unroll 64
+        for (int r = 0; r < R; ++r) v[r] = permute2<Unit>(v[r], same, v[r]);
       } else {
 #pragma GCC unroll 64
         for (int r = 0; r < R; ++r) v[r] = permute2<Unit>(v[r], _mm512_load_si512(index + r), v[r]);
       }
+    }
+    if (p.full_stores && !stream) {
+#pragma GCC unroll 64
+      for (int r = 0; r < R; ++r) _mm512_storeu_si512(out + p.store_offset[r], v[r]);
+      return;
     }
 #pragma GCC unroll 64
     for (int r = 0; r < R; ++r) {
@@ -141,8 +172,12 @@ class Avx512Blocks final : public PreparedBlocks {
     for (size_t p = 0; p < data_.programs.size(); ++p) {
       const auto& s = starts[p];
       const std::size_t regs = s[2];
-      data_.programs[p] = Program{offsets_.data() + s[0], masks_.data() + s[0], index_.data() + s[1],
-                                  offsets_.data() + s[0] + regs, masks_.data() + s[0] + regs};
+      Program& prog = data_.programs[p];
+      prog.load_offset = offsets_.data() + s[0];
+      prog.load_mask = masks_.data() + s[0];
+      prog.index = index_.data() + s[1];
+      prog.store_offset = offsets_.data() + s[0] + regs;
+      prog.store_mask = masks_.data() + s[0] + regs;
     }
   }
   void run(const char* in, char* out, std::int64_t begin, std::int64_t end) const override {
@@ -190,6 +225,25 @@ void expand_index(const std::vector<int>& index, std::int64_t elem_bytes, int un
   }
 }
 
+// When every register pair of a pass can share one pair of index lists (they agree wherever
+// both care), those lists for every register; else nullopt. `bit` >= 0: butterfly pass s pairs
+// registers by bit s (low and high members get separate lists); -1: a reorder pass (one list).
+std::optional<std::vector<std::vector<int>>> merge_pass(const std::vector<std::vector<int>>& pass, int bit) {
+  const std::size_t lanes = pass.front().size();
+  std::vector<int> merged[2] = {std::vector<int>(lanes, -1), std::vector<int>(lanes, -1)};
+  for (std::size_t r = 0; r < pass.size(); ++r) {
+    std::vector<int>& m = merged[bit >= 0 ? (r >> bit) & 1 : 0];
+    for (std::size_t l = 0; l < lanes; ++l) {
+      if (pass[r][l] < 0) continue;
+      if (m[l] >= 0 && m[l] != pass[r][l]) return std::nullopt;
+      m[l] = pass[r][l];
+    }
+  }
+  std::vector<std::vector<int>> out(pass.size());
+  for (std::size_t r = 0; r < pass.size(); ++r) out[r] = merged[bit >= 0 ? (r >> bit) & 1 : 0];
+  return out;
+}
+
 }  // namespace
 
 std::unique_ptr<PreparedBlocks> prepare_avx512(const BlockTables& tables, std::int64_t elem_bytes,
@@ -226,12 +280,21 @@ std::unique_ptr<PreparedBlocks> prepare_avx512(const BlockTables& tables, std::i
       offsets.push_back(p.store_offset[r] * elem_bytes);
       masks.push_back(byte_mask(p.store_count[r] * elem_bytes));
     }
-    for (const auto& pass : p.passes)
+    Program flags{};
+    flags.full_loads = flags.full_stores = true;
+    for (std::size_t r = 0; r < regs; ++r) {
+      flags.full_loads &= p.load_count[r] * elem_bytes == kVectorBytes;
+      flags.full_stores &= p.store_count[r] * elem_bytes == kVectorBytes;
+    }
+    for (std::size_t s = 0; s < p.passes.size(); ++s) {
+      const auto merged = merge_pass(p.passes[s], tables.butterfly ? static_cast<int>(s) : -1);
+      if (merged) flags.uniform_passes |= 1u << s;
       for (std::size_t r = 0; r < regs; ++r) {
         index.emplace_back();
-        expand_index(pass[r], elem_bytes, unit, index.back());
+        expand_index(merged ? (*merged)[r] : p.passes[s][r], elem_bytes, unit, index.back());
       }
-    data.programs.push_back({});
+    }
+    data.programs.push_back(flags);
   }
   return std::make_unique<Avx512Blocks>(std::move(data), std::move(offsets), std::move(masks), std::move(index),
                                         std::move(starts), fn);
