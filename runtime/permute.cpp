@@ -311,6 +311,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
        << (1 << tables->reg_bits) << " registers, " << tables->programs.front().passes.size()
        << (tables->butterfly ? " butterfly step(s)" : " reorder pass(es)") << ", " << tables->programs.size()
        << " block program(s), " << impl->cached->iterations() << " blocks, " << impl->parts << " part(s)\n";
+ text << "  " << impl->cached->describe() << "\n";
   if (impl->transform) text << "transform: " << impl->transform->describe() << "\n";
   for (const auto& r : plan.reasons) text << "  " << r << "\n";
   text << "stores: " << (impl->stream ? "streaming when out is 64-byte aligned (input-order loops)" : "cached") << "\n";

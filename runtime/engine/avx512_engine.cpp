@@ -45,6 +45,7 @@ struct Program {
   const std::int64_t* store_offset;  // bytes, per register
   const unsigned long long* store_mask;
   unsigned uniform_passes = 0;  // bit s: every pair of pass s uses the index vectors of pair 0
+  unsigned char pass_unit[8] = {};  // bytes of the unit pass s shuffles in (1, 2, 4, 8)
   bool full_loads = false;      // every register loads a whole vector (no mask needed)
   bool full_stores = false;     // every register stores a whole vector
 };
@@ -61,6 +62,42 @@ GENTT_AVX512 inline __m512i permute2(__m512i a, __m512i index, __m512i b) {
   if constexpr (Unit == 2) return _mm512_permutex2var_epi16(a, index, b);
   if constexpr (Unit == 4) return _mm512_permutex2var_epi32(a, index, b);
   if constexpr (Unit == 8) return _mm512_permutex2var_epi64(a, index, b);
+}
+
+// One shuffle pass over the registers (block_tables.h: pass s of a butterfly pairs registers by
+// bit s; a reorder pass permutes each register alone).
+template <int Unit, int R, bool Butterfly>
+GENTT_AVX512 __attribute__((always_inline)) inline void run_pass(__m512i (&v)[R], int s, const Vec* index,
+                                                               bool uniform) {
+  if constexpr (Butterfly) {
+    const int bit = 1 << s;
+    if (uniform) {
+      // Two index vectors for the whole pass, kept in registers (one load each per block).
+      const __m512i lo = _mm512_load_si512(index), hi = _mm512_load_si512(index + bit);
+#pragma GCC unroll 64
+      for (int r0 = 0; r0 < R; ++r0) {
+        if (r0 & bit) continue;
+        const __m512i a = v[r0], b = v[r0 | bit];
+        v[r0] = permute2<Unit>(a, lo, b);
+        v[r0 | bit] = permute2<Unit>(a, hi, b);
+      }
+    } else {
+#pragma GCC unroll 64
+      for (int r0 = 0; r0 < R; ++r0) {
+        if (r0 & bit) continue;
+        const __m512i a = v[r0], b = v[r0 | bit];
+        v[r0] = permute2<Unit>(a, _mm512_load_si512(index + r0), b);
+        v[r0 | bit] = permute2<Unit>(a, _mm512_load_si512(index + (r0 | bit)), b);
+      }
+    }
+  } else if (uniform) {
+    const __m512i same = _mm512_load_si512(index);
+#pragma GCC unroll 64
+    for (int r = 0; r < R; ++r) v[r] = permute2<Unit>(v[r], same, v[r]);
+  } else {
+#pragma GCC unroll 64
+    for (int r = 0; r < R; ++r) v[r] = permute2<Unit>(v[r], _mm512_load_si512(index + r), v[r]);
+  }
 }
 
 template <int Unit, int RegBits, int Passes, bool Butterfly>
@@ -80,36 +117,12 @@ struct BlockBody {
     }
 #pragma GCC unroll 8
     for (int s = 0; s < Passes; ++s) {
-      const Vec* index = p.index + s * R;
-      const bool uniform = (p.uniform_passes >> s) & 1;
-      if constexpr (Butterfly) {
-        const int bit = 1 << s;
-        if (uniform) {
-          // Two index vectors for the whole pass, kept in registers (one load each per block).
-          const __m512i lo = _mm512_load_si512(index), hi = _mm512_load_si512(index + bit);
-#pragma GCC unroll 64
-          for (int r0 = 0; r0 < R; ++r0) {
-            if (r0 & bit) continue;
-            const __m512i a = v[r0], b = v[r0 | bit];
-            v[r0] = permute2<Unit>(a, lo, b);
-            v[r0 | bit] = permute2<Unit>(a, hi, b);
-          }
-        } else {
-#pragma GCC unroll 64
-          for (int r0 = 0; r0 < R; ++r0) {
-            if (r0 & bit) continue;
-            const __m512i a = v[r0], b = v[r0 | bit];
-            v[r0] = permute2<Unit>(a, _mm512_load_si512(index + r0), b);
-            v[r0 | bit] = permute2<Unit>(a, _mm512_load_si512(index + (r0 | bit)), b);
-          }
-        }
-      } else if (uniform) {
-        const __m512i same = _mm512_load_si512(index);
-#pragma GCC unroll 64
-        for (int r = 0; r < R; ++r) v[r] = permute2<Unit>(v[r], same, v[r]);
-      } else {
-#pragma GCC unroll 64
-        for (int r = 0; r < R; ++r) v[r] = permute2<Unit>(v[r], _mm512_load_si512(index + r), v[r]);
+      // Each pass in its widest exact unit: vpermt2d/q where elements move in aligned groups.
+      switch (p.pass_unit[s]) {
+        case 8: run_pass<8, R, Butterfly>(v, s, p.index + s * R, (p.uniform_passes >> s) & 1); break;
+        case 4: if constexpr (Unit <= 4) run_pass<4, R, Butterfly>(v, s, p.index + s * R, (p.uniform_passes >> s) & 1); break;
+        case 2: if constexpr (Unit <= 2) run_pass<2, R, Butterfly>(v, s, p.index + s * R, (p.uniform_passes >> s) & 1); break;
+        default: if constexpr (Unit == 1) run_pass<1, R, Butterfly>(v, s, p.index + s * R, (p.uniform_passes >> s) & 1); break;
       }
     }
     if (p.full_stores && !stream) {
@@ -165,9 +178,9 @@ RunFn pick(int reg_bits, int passes, bool butterfly) {
 class Avx512Blocks final : public PreparedBlocks {
  public:
   Avx512Blocks(Data data, std::vector<std::int64_t> offsets, std::vector<unsigned long long> masks,
-               std::vector<Vec> index, std::vector<std::array<std::size_t, 3>> starts, RunFn fn)
+               std::vector<Vec> index, std::vector<std::array<std::size_t, 3>> starts, RunFn fn, int passes)
       : data_(std::move(data)), offsets_(std::move(offsets)), masks_(std::move(masks)), index_(std::move(index)),
-        fn_(fn) {
+        fn_(fn), passes_(passes) {
     // Pointers into the owned vectors, now that they no longer move.
     for (size_t p = 0; p < data_.programs.size(); ++p) {
       const auto& s = starts[p];
@@ -184,6 +197,16 @@ class Avx512Blocks final : public PreparedBlocks {
     fn_(data_, in, out, begin, end);
   }
   std::int64_t iterations() const override { return walk_iterations(data_.loops); }
+  std::string describe() const override {
+    const Program& p = data_.programs.front();
+    std::string text = "avx512 engine, full blocks: ";
+    text += p.full_loads ? "whole-vector loads" : "masked loads";
+    for (int s = 0; s < passes_; ++s)
+      text += ", pass " + std::to_string(s + 1) + ": " + std::to_string(p.pass_unit[s]) + "-byte units" +
+              ((p.uniform_passes >> s) & 1 ? " (one index pair)" : " (index per register)");
+    text += p.full_stores ? ", whole-vector stores" : ", masked stores";
+    return text;
+  }
 
  private:
   Data data_;
@@ -191,6 +214,7 @@ class Avx512Blocks final : public PreparedBlocks {
   std::vector<unsigned long long> masks_;
   std::vector<Vec> index_;
   RunFn fn_;
+  int passes_;
 };
 
 int unit_for(std::int64_t elem_bytes) {
@@ -222,6 +246,49 @@ void expand_index(const std::vector<int>& index, std::int64_t elem_bytes, int un
         default: { const auto v = static_cast<std::int64_t>(value); std::memcpy(out.bytes + 8 * slot, &v, 8); break; }
       }
     }
+  }
+}
+
+bool unit_bytes_ok(std::int64_t bytes) { return bytes == 2 || bytes == 4 || bytes == 8; }
+
+// Whether every group of g lanes takes g consecutive lanes of one source, g-aligned (don't-cares
+// fit anything): then the shuffle moves units of g elements.
+bool groups_move_whole(const std::vector<int>& index, int g) {
+  const int lanes = static_cast<int>(index.size());
+  for (int first = 0; first < lanes; first += g) {
+    int start = -1;
+    for (int j = 0; j < g; ++j) {
+      const int i = index[first + j];
+      if (i < 0) continue;
+      if (start < 0) {
+        start = i - j;
+        if (start < 0 || start % g != 0) return false;
+      } else if (i != start + j) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// The unit-level index vector of a list that moves whole groups of g elements (unit_bytes each).
+void expand_groups(const std::vector<int>& index, int g, int unit_bytes, Vec& out) {
+  const int lanes = static_cast<int>(index.size());
+  const int per_reg = kVectorBytes / unit_bytes;
+  std::memset(out.bytes, 0, sizeof out.bytes);
+  for (int first = 0; first < lanes; first += g) {
+    long long value = 0;
+    for (int j = 0; j < g; ++j) {
+      const int i = index[first + j];
+      if (i < 0) continue;
+      const int src_reg = i / lanes, src_lane = (i % lanes) - j;
+      value = src_reg * per_reg + src_lane / g;
+      break;
+    }
+    const int slot = first / g;
+    if (unit_bytes == 2) { const auto v = static_cast<std::int16_t>(value); std::memcpy(out.bytes + 2 * slot, &v, 2); }
+    if (unit_bytes == 4) { const auto v = static_cast<std::int32_t>(value); std::memcpy(out.bytes + 4 * slot, &v, 4); }
+    if (unit_bytes == 8) { const auto v = static_cast<std::int64_t>(value); std::memcpy(out.bytes + 8 * slot, &v, 8); }
   }
 }
 
@@ -289,15 +356,27 @@ std::unique_ptr<PreparedBlocks> prepare_avx512(const BlockTables& tables, std::i
     for (std::size_t s = 0; s < p.passes.size(); ++s) {
       const auto merged = merge_pass(p.passes[s], tables.butterfly ? static_cast<int>(s) : -1);
       if (merged) flags.uniform_passes |= 1u << s;
+      const auto& lists = merged ? *merged : p.passes[s];
+      int group = 1;  // elements per unit of this pass
+      for (int g = 2; unit_bytes_ok(g * elem_bytes) && g <= tables.lanes; g *= 2) {
+        bool ok = true;
+        for (const auto& list : lists) ok &= groups_move_whole(list, g);
+        if (!ok) break;
+        group = g;
+      }
+      flags.pass_unit[s] = static_cast<unsigned char>(group > 1 ? group * elem_bytes : unit);
       for (std::size_t r = 0; r < regs; ++r) {
         index.emplace_back();
-        expand_index(merged ? (*merged)[r] : p.passes[s][r], elem_bytes, unit, index.back());
+        if (group > 1)
+          expand_groups(lists[r], group, static_cast<int>(group * elem_bytes), index.back());
+        else
+          expand_index(lists[r], elem_bytes, unit, index.back());
       }
     }
     data.programs.push_back(flags);
   }
   return std::make_unique<Avx512Blocks>(std::move(data), std::move(offsets), std::move(masks), std::move(index),
-                                        std::move(starts), fn);
+                                        std::move(starts), fn, passes);
 }
 
 }  // namespace gentt::engine

@@ -25,6 +25,8 @@ class PreparedBlocks {
   // Flat iterations [begin, end) of the loop nest; in/out point at the block base of iteration 0.
   virtual void run(const char* in, char* out, std::int64_t begin, std::int64_t end) const = 0;
   virtual std::int64_t iterations() const = 0;
+  // How the engine runs the block programs (for PermutePlan::describe).
+  virtual std::string describe() const = 0;
 };
 
 struct PrepareOptions {

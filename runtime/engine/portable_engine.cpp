@@ -4,6 +4,7 @@
 // store run (contiguous output) is gathered into a small buffer and handed to the row sink.
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "runtime/engine/engine.h"
@@ -104,6 +105,12 @@ class PortableBlocks final : public PreparedBlocks {
     }
   }
   std::int64_t iterations() const override { return walk_iterations(loops_); }
+  std::string describe() const override {
+    std::size_t moves = 0;
+    for (const auto& p : programs_) moves = std::max(moves, p.moves.size());
+    return "portable engine: up to " + std::to_string(moves) + " element moves per block" +
+           (sink_.fn ? ", each output run converted by the row transform" : "");
+  }
 
  private:
   template <int Bytes>
