@@ -95,19 +95,27 @@ std::int64_t resolve_elem_bytes(const PermuteDesc& d, std::string* dtype_name) {
   return d.elem_bytes;
 }
 
-enum class EngineIsa { avx512, scalar };
+enum class EngineIsa { avx512, avx2, scalar };
+
+// The vector width an engine's plans are made for.
+std::int64_t vector_bytes(EngineIsa isa) { return isa == EngineIsa::avx2 ? 32 : 64; }
 
 EngineIsa resolve_isa(const std::string& isa) {
-  if (isa == "auto") return cpu_supports("avx512") ? EngineIsa::avx512 : EngineIsa::scalar;
+  if (isa == "auto")
+    return cpu_supports("avx512") ? EngineIsa::avx512 : cpu_supports("avx2") ? EngineIsa::avx2 : EngineIsa::scalar;
   if (isa == "scalar") return EngineIsa::scalar;
   if (isa == "avx512") {
     if (!cpu_supports("avx512")) throw Error("isa", "this CPU does not run avx512 (F, BW, VL, VBMI)");
     return EngineIsa::avx512;
   }
-  if (isa == "avx2" || isa == "neon" || isa == "sve" || isa == "sve2" || isa == "sunway")
+  if (isa == "avx2") {
+    if (!cpu_supports("avx2")) throw Error("isa", "this CPU does not run avx2");
+    return EngineIsa::avx2;
+  }
+  if (isa == "neon" || isa == "sve" || isa == "sve2" || isa == "sunway")
     throw Error("isa", "the run-time library has no " + isa +
-                           " engine yet (it has avx512 and scalar); use \"auto\" or \"scalar\"");
-  throw Error("isa", "unknown ISA \"" + isa + "\" (auto, avx512, scalar)");
+                           " engine yet (it has avx512, avx2 and scalar); use \"auto\" or \"scalar\"");
+  throw Error("isa", "unknown ISA \"" + isa + "\" (auto, avx512, avx2, scalar)");
 }
 
 // ---- the registry ------------------------------------------------------------------------------
@@ -259,10 +267,9 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   // The GenTT plan of the canonical problem, with the views' strides.
   const engine::StridedProblem sp = engine::make_strided_problem(elem_bytes, d.shape, d.perm, in_strides, out_strides);
   const Canonical canon = sp.canonical();
-  const bool simd = isa == EngineIsa::avx512 && !impl->transform;
-  const std::int64_t vector_bytes = simd ? 64 : 64;
-  const int max_lanes = static_cast<int>(
-      std::bit_floor(static_cast<std::uint64_t>(std::max<std::int64_t>(1, vector_bytes / elem_bytes))));
+  const bool simd = isa != EngineIsa::scalar && !impl->transform;
+  const int max_lanes = static_cast<int>(std::bit_floor(
+      static_cast<std::uint64_t>(std::max<std::int64_t>(1, (simd ? vector_bytes(isa) : 64) / elem_bytes))));
   std::optional<engine::BlockTables> tables, stream_tables;
   Plan plan;
   // Strided views whose rows are not contiguous take a narrower block, down to one element.
@@ -280,7 +287,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   // Streaming stores (ir/stream.h's rule): whole-line vectors, every loop and every full store
   // on a line when `out` is, and an output far larger than the caches.
   bool stream = false;
-  if (simd && plan.lanes * elem_bytes == kLineBytes && out_total >= kStreamMinBytes) {
+  if (isa == EngineIsa::avx512 && simd && plan.lanes * elem_bytes == kLineBytes && out_total >= kStreamMinBytes) {
     stream = true;
     for (const auto& l : tables->loops.loops) stream &= (l.out_stride * elem_bytes) % kLineBytes == 0;
     for (const auto& prog : tables->programs)
@@ -294,8 +301,9 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     sink = impl->transform->sink();
     cached_options.sink = &sink;
   }
-  if (simd) impl->cached = engine::prepare_avx512(*tables, elem_bytes, cached_options);
-  impl->isa = impl->cached ? "avx512" : "scalar";
+  if (simd && isa == EngineIsa::avx512) impl->cached = engine::prepare_avx512(*tables, elem_bytes, cached_options);
+  if (simd && isa == EngineIsa::avx2) impl->cached = engine::prepare_avx2(*tables, elem_bytes, cached_options);
+  impl->isa = !impl->cached ? "scalar" : isa == EngineIsa::avx512 ? "avx512" : "avx2";
   if (!impl->cached) impl->cached = engine::prepare_portable(*tables, elem_bytes, cached_options);
   if (stream && impl->cached && impl->isa == "avx512") {
     stream_tables = engine::make_block_tables(plan, LoopOrder::input);

@@ -3,6 +3,7 @@
 // registered kernels.
 #include <catch2/catch.hpp>
 
+#include <gentt/cpu.h>
 #include <gentt/permute.h>
 #include <gentt/reference.h>
 
@@ -104,6 +105,7 @@ TEST_CASE("permute: random contiguous problems of every class match the referenc
     const Case c = random_case(rng, 1 << 16);
     check_contiguous(c, "auto", 1, rng);
     if (i % 4 == 0) check_contiguous(c, "scalar", 1, rng);
+    if (i % 4 == 1 && gentt::cpu_supports("avx2")) check_contiguous(c, "avx2", 1, rng);
   }
 }
 
@@ -116,6 +118,7 @@ TEST_CASE("permute: all-size-2 tensors up to rank 16", "[permute]") {
     c.perm = gentt::test::random_permutation(rng, rank);
     c.elem = std::int64_t{1} << (rng() % 4);
     check_contiguous(c, "auto", 1, rng);
+    if (gentt::cpu_supports("avx2")) check_contiguous(c, "avx2", 1, rng);
   }
 }
 
@@ -128,7 +131,8 @@ TEST_CASE("permute: odd extents, short axes moved across, matrices", "[permute]"
       {{4096}, {0}, 4},                {{12, 32, 8, 2}, {3, 0, 1, 2}, 2},  {{17, 17, 17}, {2, 0, 1}, 16},
   };
   for (const Case& c : cases)
-    for (const char* isa : {"auto", "scalar"}) check_contiguous(c, isa, 1, rng);
+    for (const char* isa : {"auto", "scalar", "avx2"})
+      if (gentt::cpu_supports(isa) || std::string(isa) == "auto") check_contiguous(c, isa, 1, rng);
 }
 
 TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]") {

@@ -1,0 +1,191 @@
+// The SIMD block engine body, shared by the ISAs: a plan's block programs (simd_tables.h) run
+// over its loop nest with the registers unrolled at compile time for every (register bits,
+// passes) a plan can have, so values stay in vector registers as in a generated kernel; only
+// offsets, masks and index vectors come from memory (L1-resident tables).
+//
+// Include inside an anonymous namespace of an engine's translation unit, after defining
+// GENTT_SIMD_TARGET (the function attribute selecting the ISA, also GENTT_WALK_TARGET) and a
+// traits type providing, for vectors V of kBytes bytes:
+//   V load(const char*); V load_part(const char*, int bytes, unsigned long long mask);
+//   void store(char*, V); void store_part(char*, V, int bytes, unsigned long long mask);
+//   void stream(char*, V) (kBytes-aligned); void fence();
+//   V load_index(const unsigned char*) (kBytes-aligned);
+//   template <int Unit> V permute2(V a, V index, V b)  (index unit u < kBytes/Unit: a's, else b's);
+//   static constexpr int kMinUnit, kMaxUnit: the shuffle units it has.
+// Then `pick_run<Traits>(reg_bits, passes, butterfly)` gives the run function of a plan.
+
+struct Program {
+  const std::int64_t* load_offset;
+  const std::int32_t* load_bytes;
+  const unsigned long long* load_mask;
+  const std::int64_t* store_offset;
+  const std::int32_t* store_bytes;
+  const unsigned long long* store_mask;
+  const unsigned char* index;  // [pass][register] vectors
+  unsigned uniform_passes;
+  unsigned char pass_unit[kMaxPasses];
+  bool full_loads, full_stores;
+};
+
+struct Data {
+  std::vector<WalkLoop> loops;
+  std::vector<Program> programs;
+  bool stream = false;
+};
+
+template <class T, int Unit, int R, bool Butterfly>
+GENTT_SIMD_TARGET __attribute__((always_inline)) inline void run_pass(typename T::V (&v)[R], int s,
+                                                                    const unsigned char* index, bool uniform) {
+  using V = typename T::V;
+  constexpr int B = T::kBytes;
+  if constexpr (Butterfly) {
+    const int bit = 1 << s;
+    if (uniform) {
+      // Two index vectors for the whole pass, kept in registers (one load each per block).
+      const V lo = T::load_index(index), hi = T::load_index(index + bit * B);
+#pragma GCC unroll 64
+      for (int r0 = 0; r0 < R; ++r0) {
+        if (r0 & bit) continue;
+        const V a = v[r0], b = v[r0 | bit];
+        v[r0] = T::template permute2<Unit>(a, lo, b);
+        v[r0 | bit] = T::template permute2<Unit>(a, hi, b);
+      }
+    } else {
+#pragma GCC unroll 64
+      for (int r0 = 0; r0 < R; ++r0) {
+        if (r0 & bit) continue;
+        const V a = v[r0], b = v[r0 | bit];
+        v[r0] = T::template permute2<Unit>(a, T::load_index(index + r0 * B), b);
+        v[r0 | bit] = T::template permute2<Unit>(a, T::load_index(index + (r0 | bit) * B), b);
+      }
+    }
+  } else if (uniform) {
+    const V same = T::load_index(index);
+#pragma GCC unroll 64
+    for (int r = 0; r < R; ++r) v[r] = T::template permute2<Unit>(v[r], same, v[r]);
+  } else {
+#pragma GCC unroll 64
+    for (int r = 0; r < R; ++r) v[r] = T::template permute2<Unit>(v[r], T::load_index(index + r * B), v[r]);
+  }
+}
+
+template <class T, int RegBits, int Passes, bool Butterfly>
+struct BlockBody {
+  const Program* programs;
+  bool stream;
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void operator()(int program, const char* in,
+                                                                          char* out) const {
+    using V = typename T::V;
+    constexpr int R = 1 << RegBits;
+    constexpr int B = T::kBytes;
+    const Program& p = programs[program];
+    V v[R];
+    if (p.full_loads) {
+#pragma GCC unroll 64
+      for (int r = 0; r < R; ++r) v[r] = T::load(in + p.load_offset[r]);
+    } else {
+#pragma GCC unroll 64
+      for (int r = 0; r < R; ++r) v[r] = T::load_part(in + p.load_offset[r], p.load_bytes[r], p.load_mask[r]);
+    }
+#pragma GCC unroll 8
+    for (int s = 0; s < Passes; ++s) {
+      const unsigned char* index = p.index + s * R * B;
+      const bool uniform = (p.uniform_passes >> s) & 1;
+      // Each pass in its widest exact unit (simd_tables.h).
+      switch (p.pass_unit[s]) {
+        case 8: if constexpr (T::kMaxUnit >= 8) run_pass<T, 8, R, Butterfly>(v, s, index, uniform); break;
+        case 4: if constexpr (T::kMinUnit <= 4 && T::kMaxUnit >= 4) run_pass<T, 4, R, Butterfly>(v, s, index, uniform); break;
+        case 2: if constexpr (T::kMinUnit <= 2) run_pass<T, 2, R, Butterfly>(v, s, index, uniform); break;
+        default: if constexpr (T::kMinUnit <= 1) run_pass<T, 1, R, Butterfly>(v, s, index, uniform); break;
+      }
+    }
+    if (!stream) {
+      if (p.full_stores) {
+#pragma GCC unroll 64
+        for (int r = 0; r < R; ++r) T::store(out + p.store_offset[r], v[r]);
+      } else {
+#pragma GCC unroll 64
+        for (int r = 0; r < R; ++r) T::store_part(out + p.store_offset[r], v[r], p.store_bytes[r], p.store_mask[r]);
+      }
+      return;
+    }
+#pragma GCC unroll 64
+    for (int r = 0; r < R; ++r) {
+      char* dst = out + p.store_offset[r];
+      if (p.store_bytes[r] == B && stream && (reinterpret_cast<std::uintptr_t>(dst) & (B - 1)) == 0)
+        T::stream(dst, v[r]);
+      else if (p.store_bytes[r] == B)
+        T::store(dst, v[r]);
+      else
+        T::store_part(dst, v[r], p.store_bytes[r], p.store_mask[r]);
+    }
+  }
+};
+
+using RunFn = void (*)(const Data&, const char*, char*, std::int64_t, std::int64_t);
+
+template <class T, int RegBits, int Passes, bool Butterfly>
+GENTT_SIMD_TARGET void run_range(const Data& d, const char* in, char* out, std::int64_t begin, std::int64_t end) {
+  BlockBody<T, RegBits, Passes, Butterfly> body{d.programs.data(), d.stream};
+  walk(d.loops.data(), static_cast<int>(d.loops.size()), begin, end, in, out, body);
+  if (d.stream) T::fence();
+}
+
+template <class T, int RegBits>
+RunFn pick_passes(int passes, bool butterfly) {
+  if (!butterfly) {
+    if (passes == 0) return run_range<T, RegBits, 0, false>;
+    if (passes == 1) return run_range<T, RegBits, 1, false>;
+    return nullptr;
+  }
+  RunFn fn = nullptr;
+  [&]<int... P>(std::integer_sequence<int, P...>) {
+    ((passes == P + 1 && P + 1 <= RegBits ? (fn = run_range<T, RegBits, P + 1, true>, 0) : 0), ...);
+  }(std::make_integer_sequence<int, RegBits>{});
+  return fn;
+}
+
+// The run function for a plan, or nullptr past MaxRegBits.
+template <class T, int MaxRegBits>
+RunFn pick_run(int reg_bits, int passes, bool butterfly) {
+  RunFn fn = nullptr;
+  [&]<int... B>(std::integer_sequence<int, B...>) {
+    ((reg_bits == B ? (fn = pick_passes<T, B>(passes, butterfly), 0) : 0), ...);
+  }(std::make_integer_sequence<int, MaxRegBits + 1>{});
+  return fn;
+}
+
+class SimdBlocks final : public PreparedBlocks {
+ public:
+  SimdBlocks(SimdTables tables, std::vector<WalkLoop> loops, RunFn fn, bool stream, const char* isa)
+      : tables_(std::move(tables)), fn_(fn), isa_(isa) {
+    data_.loops = std::move(loops);
+    data_.stream = stream;
+    for (const SimdProgram& sp : tables_.programs) {
+      Program p{};
+      p.load_offset = sp.load_offset.data();
+      p.load_bytes = sp.load_bytes.data();
+      p.load_mask = sp.load_mask.data();
+      p.store_offset = sp.store_offset.data();
+      p.store_bytes = sp.store_bytes.data();
+      p.store_mask = sp.store_mask.data();
+      p.index = sp.index.data();
+      p.uniform_passes = sp.uniform_passes;
+      std::memcpy(p.pass_unit, sp.pass_unit, sizeof p.pass_unit);
+      p.full_loads = sp.full_loads;
+      p.full_stores = sp.full_stores;
+      data_.programs.push_back(p);
+    }
+  }
+  void run(const char* in, char* out, std::int64_t begin, std::int64_t end) const override {
+    fn_(data_, in, out, begin, end);
+  }
+  std::int64_t iterations() const override { return walk_iterations(data_.loops); }
+  std::string describe() const override { return tables_.describe(isa_); }
+
+ private:
+  SimdTables tables_;
+  Data data_;
+  RunFn fn_;
+  const char* isa_;
+};

@@ -1,0 +1,154 @@
+#include "runtime/engine/simd_tables.h"
+
+#include <cstring>
+
+namespace gentt::engine {
+
+namespace {
+
+unsigned long long byte_mask(std::int64_t bytes) { return bytes >= 64 ? ~0ull : (1ull << bytes) - 1; }
+
+// When every register pair of a pass can share one pair of index lists (they agree wherever
+// both care), those lists for every register; else nullopt. `bit` >= 0: butterfly pass s pairs
+// registers by bit s (low and high members get separate lists); -1: a reorder pass (one list).
+std::optional<std::vector<std::vector<int>>> merge_pass(const std::vector<std::vector<int>>& pass, int bit) {
+  const std::size_t lanes = pass.front().size();
+  std::vector<int> merged[2] = {std::vector<int>(lanes, -1), std::vector<int>(lanes, -1)};
+  for (std::size_t r = 0; r < pass.size(); ++r) {
+    std::vector<int>& m = merged[bit >= 0 ? (r >> bit) & 1 : 0];
+    for (std::size_t l = 0; l < lanes; ++l) {
+      if (pass[r][l] < 0) continue;
+      if (m[l] >= 0 && m[l] != pass[r][l]) return std::nullopt;
+      m[l] = pass[r][l];
+    }
+  }
+  std::vector<std::vector<int>> out(pass.size());
+  for (std::size_t r = 0; r < pass.size(); ++r) out[r] = merged[bit >= 0 ? (r >> bit) & 1 : 0];
+  return out;
+}
+
+// Whether every group of g lanes takes g consecutive lanes of one source, g-aligned (don't-cares
+// fit anything): then the shuffle moves units of g elements.
+bool groups_move_whole(const std::vector<int>& index, int g) {
+  const int lanes = static_cast<int>(index.size());
+  for (int first = 0; first < lanes; first += g) {
+    int start = -1;
+    for (int j = 0; j < g; ++j) {
+      const int i = index[first + j];
+      if (i < 0) continue;
+      if (start < 0) {
+        start = i - j;
+        if (start < 0 || start % g != 0) return false;
+      } else if (i != start + j) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+void put(unsigned char* out, int slot, int unit, long long value) {
+  switch (unit) {
+    case 1: out[slot] = static_cast<unsigned char>(value); break;
+    case 2: { const auto v = static_cast<std::int16_t>(value); std::memcpy(out + 2 * slot, &v, 2); break; }
+    case 4: { const auto v = static_cast<std::int32_t>(value); std::memcpy(out + 4 * slot, &v, 4); break; }
+    default: { const auto v = static_cast<std::int64_t>(value); std::memcpy(out + 8 * slot, &v, 8); break; }
+  }
+}
+
+// The unit-level index vector of an element-level list. Units of `unit` bytes: an element is
+// elem_bytes / unit units (unit <= elem_bytes), or a group of g = unit / elem_bytes elements
+// (unit > elem_bytes, the list moving whole groups). b's units start at vector_bytes / unit.
+void expand(const std::vector<int>& index, std::int64_t elem_bytes, int unit, int vector_bytes, unsigned char* out) {
+  const int lanes = static_cast<int>(index.size());
+  const int per_reg = vector_bytes / unit;
+  std::memset(out, 0, static_cast<std::size_t>(vector_bytes));
+  if (unit <= elem_bytes) {
+    const int per_elem = static_cast<int>(elem_bytes / unit);
+    for (int l = 0; l < lanes; ++l) {
+      if (index[l] < 0) continue;
+      const int src_reg = index[l] / lanes, src_lane = index[l] % lanes;
+      for (int j = 0; j < per_elem; ++j) put(out, l * per_elem + j, unit, src_reg * per_reg + src_lane * per_elem + j);
+    }
+    return;
+  }
+  const int g = static_cast<int>(unit / elem_bytes);
+  for (int first = 0; first < lanes; first += g)
+    for (int j = 0; j < g; ++j) {
+      const int i = index[first + j];
+      if (i < 0) continue;
+      put(out, first / g, unit, (i / lanes) * per_reg + ((i % lanes) - j) / g);
+      break;
+    }
+}
+
+}  // namespace
+
+std::string SimdTables::describe(const char* isa) const {
+  const SimdProgram& p = programs.front();
+  std::string text = std::string(isa) + " engine, full blocks: ";
+  text += p.full_loads ? "whole-vector loads" : "masked loads";
+  for (int s = 0; s < passes; ++s)
+    text += ", pass " + std::to_string(s + 1) + ": " + std::to_string(p.pass_unit[s]) + "-byte units" +
+            ((p.uniform_passes >> s) & 1 ? " (one index pair)" : " (index per register)");
+  text += p.full_stores ? ", whole-vector stores" : ", masked stores";
+  return text;
+}
+
+std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64_t elem_bytes, int vector_bytes,
+                                           int min_unit, int max_unit, int max_reg_bits) {
+  if (tables.lanes * elem_bytes > vector_bytes || tables.reg_bits > max_reg_bits) return std::nullopt;
+  SimdTables out;
+  out.vector_bytes = vector_bytes;
+  out.reg_bits = tables.reg_bits;
+  out.butterfly = tables.butterfly;
+  out.loops = tables.loops;
+  out.passes = tables.programs.empty() ? 0 : static_cast<int>(tables.programs[0].passes.size());
+  if (out.passes > kMaxPasses) return std::nullopt;
+  out.base_unit = 0;
+  for (int u = max_unit; u >= min_unit && !out.base_unit; u /= 2)
+    if (elem_bytes % u == 0) out.base_unit = u;
+  const std::size_t regs = std::size_t{1} << tables.reg_bits;
+  for (const auto& p : tables.programs) {
+    if (static_cast<int>(p.passes.size()) != out.passes) return std::nullopt;
+    SimdProgram sp;
+    sp.full_loads = sp.full_stores = true;
+    for (std::size_t r = 0; r < regs; ++r) {
+      const auto lb = static_cast<std::int32_t>(p.load_count[r] * elem_bytes);
+      const auto sb = static_cast<std::int32_t>(p.store_count[r] * elem_bytes);
+      sp.load_offset.push_back(p.load_offset[r] * elem_bytes);
+      sp.store_offset.push_back(p.store_offset[r] * elem_bytes);
+      sp.load_bytes.push_back(lb);
+      sp.store_bytes.push_back(sb);
+      sp.load_mask.push_back(byte_mask(lb));
+      sp.store_mask.push_back(byte_mask(sb));
+      sp.full_loads &= lb == vector_bytes;
+      sp.full_stores &= sb == vector_bytes;
+    }
+    for (int s = 0; s < out.passes; ++s) {
+      const auto merged = merge_pass(p.passes[s], tables.butterfly ? s : -1);
+      if (merged) sp.uniform_passes |= 1u << s;
+      const auto& lists = merged ? *merged : p.passes[s];
+      int unit = out.base_unit;
+      for (int g = 2; g * elem_bytes <= max_unit && g <= tables.lanes; g *= 2) {
+        const std::int64_t bytes = g * elem_bytes;
+        if (bytes != 2 && bytes != 4 && bytes != 8) break;
+        bool ok = true;
+        for (const auto& list : lists) ok &= groups_move_whole(list, g);
+        if (!ok) break;
+        unit = static_cast<int>(bytes);
+      }
+      if (unit == 0 || unit < min_unit) return std::nullopt;
+      sp.pass_unit[s] = static_cast<unsigned char>(unit);
+      for (std::size_t r = 0; r < regs; ++r) {
+        const std::size_t at = sp.index.size();
+        sp.index.resize(at + static_cast<std::size_t>(vector_bytes));
+        expand(lists[r], elem_bytes, unit, vector_bytes, sp.index.data() + at);
+      }
+    }
+    out.programs.push_back(std::move(sp));
+  }
+  return out;
+}
+
+}  // namespace gentt::engine

@@ -1,0 +1,46 @@
+// BlockTables in the form the SIMD engines read: byte offsets, byte counts and masks per
+// register, and each shuffle pass as unit-level index vectors of one register width, in the
+// widest exact unit the ISA has (vpermt2d/q when aligned element groups move together), with
+// one index pair per pass when every register pair agrees. ISA-neutral: the engines only load
+// these tables (simd_body.h).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/engine/block_tables.h"
+
+namespace gentt::engine {
+
+inline constexpr int kMaxPasses = 8;
+
+struct SimdProgram {
+  std::vector<std::int64_t> load_offset, store_offset;  // bytes, per register
+  std::vector<std::int32_t> load_bytes, store_bytes;    // bytes moved, per register (0: none)
+  std::vector<unsigned long long> load_mask, store_mask;  // the same as byte masks (AVX-512)
+  std::vector<unsigned char> index;  // [pass][register] vectors of vector_bytes bytes
+  unsigned uniform_passes = 0;       // bit s: pass s uses the index vectors of registers 0 and 1 << s
+  unsigned char pass_unit[kMaxPasses] = {};  // unit bytes of each pass
+  bool full_loads = false, full_stores = false;
+};
+
+struct SimdTables {
+  int vector_bytes = 0;
+  int reg_bits = 0;
+  int passes = 0;
+  bool butterfly = true;
+  int base_unit = 1;  // the unit every pass can use: the widest of min..max unit dividing the element
+  BlockLoops loops;
+  std::vector<SimdProgram> programs;
+
+  std::string describe(const char* isa) const;
+};
+
+// nullopt when the element does not fit the vector, the tables need more registers than
+// max_reg_bits or more passes than kMaxPasses, or a pass needs a unit below min_unit.
+std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64_t elem_bytes, int vector_bytes,
+                                           int min_unit, int max_unit, int max_reg_bits);
+
+}  // namespace gentt::engine
