@@ -306,7 +306,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   impl->isa = !impl->cached ? "scalar" : isa == EngineIsa::avx512 ? "avx512" : "avx2";
   if (!impl->cached) impl->cached = engine::prepare_portable(*tables, elem_bytes, cached_options);
   if (stream && impl->cached && impl->isa == "avx512") {
-    stream_tables = engine::make_block_tables(plan, LoopOrder::input);
+    stream_tables = engine::with_loop_order(*tables, plan, LoopOrder::input);
     engine::PrepareOptions o;
     o.stream = true;
     if (stream_tables) impl->stream = engine::prepare_avx512(*stream_tables, elem_bytes, o);

@@ -9,12 +9,33 @@ namespace gentt::engine {
 
 namespace {
 
+// Per block element id (2^block_bits of them): offsets in both tensors, computed once per plan.
+struct IdOffsets {
+  std::vector<int64_t> in, out;
+  IdOffsets(const BlockSpace& space, int bits) : in(int64_t{1} << bits), out(int64_t{1} << bits) {
+    for (int64_t id = 0; id < static_cast<int64_t>(in.size()); ++id) {
+      in[id] = space.in_offset(id);
+      out[id] = space.out_offset(id);
+    }
+  }
+};
+
+// The element ids of a layout: element(r, l) = lane[l] | reg[r], or -1 where lane[l] is -1 (a lane
+// bit on an empty position).
+struct LayoutIds {
+  std::vector<int64_t> lane, reg;
+  LayoutIds(const Layout& layout, int lanes) : lane(lanes), reg(layout.registers()) {
+    for (int64_t l = 0; l < lanes; ++l) lane[l] = layout.element(0, l);
+    for (int64_t r = 0; r < layout.registers(); ++r) reg[r] = layout.element(r, 0);
+  }
+  int64_t element(int64_t r, int64_t l) const { return lane[l] < 0 ? -1 : lane[l] | reg[r]; }
+};
+
 // Where each block element currently sits: register and lane (-1: nowhere).
 struct Placement {
   std::vector<int> reg, lane;
   explicit Placement(int64_t elements) : reg(elements, -1), lane(elements, -1) {}
   void put(const std::vector<std::vector<int64_t>>& content) {
-    std::fill(reg.begin(), reg.end(), -1);
     for (size_t r = 0; r < content.size(); ++r)
       for (size_t l = 0; l < content[r].size(); ++l)
         if (content[r][l] >= 0) {
@@ -24,26 +45,28 @@ struct Placement {
   }
 };
 
-// The valid elements of register r of `layout`, sorted by input (or output) offset; nullopt if
-// they are not one contiguous run.
-std::optional<std::vector<int64_t>> contiguous_run(const BlockSpace& space, const std::vector<int64_t>& valid,
-                                                   const Layout& layout, int64_t r, int lanes, bool by_input) {
-  std::vector<int64_t> ids;
-  for (int64_t l = 0; l < lanes; ++l) {
-    const int64_t id = layout.element(r, l);
-    if (id >= 0 && space.is_valid(id, valid)) ids.push_back(id);
+// The valid elements of register r, sorted by their offsets in `offset`; nullopt if they are not
+// one contiguous run.
+std::optional<std::vector<int64_t>> contiguous_run(const LayoutIds& ids, const std::vector<char>& valid,
+                                                   const std::vector<int64_t>& offset, int64_t r) {
+  std::vector<int64_t> run;
+  for (size_t l = 0; l < ids.lane.size(); ++l) {
+    const int64_t id = ids.element(r, static_cast<int64_t>(l));
+    if (id >= 0 && valid[id]) run.push_back(id);
   }
-  auto offset = [&](int64_t id) { return by_input ? space.in_offset(id) : space.out_offset(id); };
-  std::sort(ids.begin(), ids.end(), [&](int64_t x, int64_t y) { return offset(x) < offset(y); });
-  for (size_t i = 1; i < ids.size(); ++i)
-    if (offset(ids[i]) != offset(ids[i - 1]) + 1) return std::nullopt;
-  return ids;
+  std::sort(run.begin(), run.end(), [&](int64_t x, int64_t y) { return offset[x] < offset[y]; });
+  for (size_t i = 1; i < run.size(); ++i)
+    if (offset[run[i]] != offset[run[i - 1]] + 1) return std::nullopt;
+  return run;
 }
 
-std::optional<ProgramTables> make_program(const Plan& plan, const BlockSpace& space, const InitialLayout& init,
-                                          const std::vector<int64_t>& valid, std::string what) {
+std::optional<ProgramTables> make_program(const Plan& plan, const BlockSpace& space, const IdOffsets& offsets,
+                                          const InitialLayout& init, const std::vector<int64_t>& valid_extent,
+                                          std::string what) {
   const int lanes = plan.lanes;
-  const int64_t elements = int64_t{1} << plan.block_bits();
+  const int64_t elements = static_cast<int64_t>(offsets.in.size());
+  std::vector<char> valid(elements);
+  for (int64_t id = 0; id < elements; ++id) valid[id] = space.is_valid(id, valid_extent);
   Layout layout = init.layout;
   const int64_t regs = layout.registers();
   ProgramTables t;
@@ -51,33 +74,38 @@ std::optional<ProgramTables> make_program(const Plan& plan, const BlockSpace& sp
 
   // Loads: each register's valid elements, a contiguous input run, land in lanes 0.. in input order.
   std::vector<std::vector<int64_t>> content(regs, std::vector<int64_t>(lanes, -1));
-  for (int64_t r = 0; r < regs; ++r) {
-    auto run = contiguous_run(space, valid, layout, r, lanes, /*by_input=*/true);
-    if (!run) return std::nullopt;
-    t.load_count.push_back(static_cast<int>(run->size()));
-    t.load_offset.push_back(run->empty() ? 0 : space.in_offset(run->front()));
-    std::copy(run->begin(), run->end(), content[r].begin());
+  {
+    const LayoutIds ids(layout, lanes);
+    for (int64_t r = 0; r < regs; ++r) {
+      auto run = contiguous_run(ids, valid, offsets.in, r);
+      if (!run) return std::nullopt;
+      t.load_count.push_back(static_cast<int>(run->size()));
+      t.load_offset.push_back(run->empty() ? 0 : offsets.in[run->front()]);
+      std::copy(run->begin(), run->end(), content[r].begin());
+    }
   }
 
   Placement where(elements);
   const int steps = static_cast<int>(init.needed.size());
   const int passes = std::max(steps, 1);
+  std::vector<std::vector<int64_t>> moved(regs, std::vector<int64_t>(lanes, -1));
   for (int s = 0; s < passes; ++s) {
     const Layout next = steps > 0 ? butterfly_step(layout, init, s) : layout;
+    const LayoutIds ids(next, lanes);
     const bool last = s == passes - 1;
     where.put(content);
-    std::vector<std::vector<int64_t>> moved(regs, std::vector<int64_t>(lanes, -1));
     std::vector<std::vector<int>> index(regs, std::vector<int>(lanes, -1));
     bool identity = true;
     for (int64_t r = 0; r < regs; ++r) {
+      std::fill(moved[r].begin(), moved[r].end(), -1);
       if (last) {
-        auto run = contiguous_run(space, valid, next, r, lanes, /*by_input=*/false);
+        auto run = contiguous_run(ids, valid, offsets.out, r);
         if (!run) return std::nullopt;
         std::copy(run->begin(), run->end(), moved[r].begin());
       } else {
         for (int64_t l = 0; l < lanes; ++l) {
-          const int64_t id = next.element(r, l);
-          moved[r][l] = id >= 0 && space.is_valid(id, valid) ? id : -1;
+          const int64_t id = ids.element(r, l);
+          moved[r][l] = id >= 0 && valid[id] ? id : -1;
         }
       }
       const int64_t r0 = steps > 0 ? (r & ~(int64_t{1} << s)) : r;
@@ -91,7 +119,7 @@ std::optional<ProgramTables> make_program(const Plan& plan, const BlockSpace& sp
         identity &= index[r][l] == l;
       }
     }
-    content = std::move(moved);
+    std::swap(content, moved);
     if (steps == 0 && identity) break;  // lanes already in output order: no pass at all
     t.passes.push_back(std::move(index));
     layout = next;
@@ -102,7 +130,7 @@ std::optional<ProgramTables> make_program(const Plan& plan, const BlockSpace& sp
     int count = 0;
     while (count < lanes && content[r][count] >= 0) ++count;
     t.store_count.push_back(count);
-    t.store_offset.push_back(count ? space.out_offset(content[r][0]) : 0);
+    t.store_offset.push_back(count ? offsets.out[content[r][0]] : 0);
   }
   return t;
 }
@@ -114,17 +142,32 @@ std::optional<BlockTables> make_block_tables(const Plan& plan, LoopOrder order) 
   tables.lanes = plan.lanes;
   tables.loops = make_block_loops(plan, order);
   const BlockSpace space(plan);
+  const IdOffsets offsets(space, plan.block_bits());
   const InitialLayout init = initial_layout(plan, space);
   tables.reg_bits = static_cast<int>(init.layout.reg_pos.size());
   tables.butterfly = !init.needed.empty();
   for (int mask = 0; mask < (1 << tables.loops.tail_block_index.size()); ++mask) {
     std::string what;
     const std::vector<int64_t> valid = valid_extents(plan, tables.loops, mask, &what);
-    auto program = make_program(plan, space, init, valid, std::move(what));
+    auto program = make_program(plan, space, offsets, init, valid, std::move(what));
     if (!program) return std::nullopt;
     tables.programs.push_back(std::move(*program));
   }
   return tables;
+}
+
+BlockTables with_loop_order(const BlockTables& tables, const Plan& plan, LoopOrder order) {
+  BlockTables out = tables;
+  out.loops = make_block_loops(plan, order);
+  const auto& from = tables.loops.tail_block_index;
+  const auto& to = out.loops.tail_block_index;
+  for (int mask = 0; mask < static_cast<int>(out.programs.size()); ++mask) {
+    int old_mask = 0;
+    for (size_t t = 0; t < to.size(); ++t)
+      if ((mask >> t) & 1) old_mask |= 1 << (std::find(from.begin(), from.end(), to[t]) - from.begin());
+    out.programs[mask] = tables.programs[old_mask];
+  }
+  return out;
 }
 
 }  // namespace gentt::engine

@@ -44,4 +44,7 @@ struct BlockTables {
 // strides (strided views whose rows are not contiguous): the caller uses the element path then.
 std::optional<BlockTables> make_block_tables(const Plan& plan, LoopOrder order);
 
+// The same programs walked in another loop order (programs renumbered to its tail bits).
+BlockTables with_loop_order(const BlockTables& tables, const Plan& plan, LoopOrder order);
+
 }  // namespace gentt::engine

@@ -1,5 +1,6 @@
 #include "runtime/engine/simd_tables.h"
 
+#include <array>
 #include <cstring>
 
 namespace gentt::engine {
@@ -9,11 +10,11 @@ namespace {
 unsigned long long byte_mask(std::int64_t bytes) { return bytes >= 64 ? ~0ull : (1ull << bytes) - 1; }
 
 // When every register pair of a pass can share one pair of index lists (they agree wherever
-// both care), those lists for every register; else nullopt. `bit` >= 0: butterfly pass s pairs
-// registers by bit s (low and high members get separate lists); -1: a reorder pass (one list).
-std::optional<std::vector<std::vector<int>>> merge_pass(const std::vector<std::vector<int>>& pass, int bit) {
+// both care), those two lists (for registers with bit `bit` clear and set; `bit` < 0: a reorder
+// pass, one list, returned twice); else nullopt.
+std::optional<std::array<std::vector<int>, 2>> merge_pass(const std::vector<std::vector<int>>& pass, int bit) {
   const std::size_t lanes = pass.front().size();
-  std::vector<int> merged[2] = {std::vector<int>(lanes, -1), std::vector<int>(lanes, -1)};
+  std::array<std::vector<int>, 2> merged = {std::vector<int>(lanes, -1), std::vector<int>(lanes, -1)};
   for (std::size_t r = 0; r < pass.size(); ++r) {
     std::vector<int>& m = merged[bit >= 0 ? (r >> bit) & 1 : 0];
     for (std::size_t l = 0; l < lanes; ++l) {
@@ -22,9 +23,8 @@ std::optional<std::vector<std::vector<int>>> merge_pass(const std::vector<std::v
       m[l] = pass[r][l];
     }
   }
-  std::vector<std::vector<int>> out(pass.size());
-  for (std::size_t r = 0; r < pass.size(); ++r) out[r] = merged[bit >= 0 ? (r >> bit) & 1 : 0];
-  return out;
+  if (bit < 0) merged[1] = merged[0];
+  return merged;
 }
 
 // Whether every group of g lanes takes g consecutive lanes of one source, g-aligned (don't-cares
@@ -126,24 +126,34 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
       sp.full_stores &= sb == vector_bytes;
     }
     for (int s = 0; s < out.passes; ++s) {
-      const auto merged = merge_pass(p.passes[s], tables.butterfly ? s : -1);
+      const int bit = tables.butterfly ? s : -1;
+      const auto merged = merge_pass(p.passes[s], bit);
       if (merged) sp.uniform_passes |= 1u << s;
-      const auto& lists = merged ? *merged : p.passes[s];
+      // The lists the engine reads: the merged pair, or every register's own.
+      std::vector<const std::vector<int>*> lists;
+      if (merged)
+        lists = {&(*merged)[0], &(*merged)[1]};
+      else
+        for (const auto& list : p.passes[s]) lists.push_back(&list);
       int unit = out.base_unit;
       for (int g = 2; g * elem_bytes <= max_unit && g <= tables.lanes; g *= 2) {
         const std::int64_t bytes = g * elem_bytes;
         if (bytes != 2 && bytes != 4 && bytes != 8) break;
         bool ok = true;
-        for (const auto& list : lists) ok &= groups_move_whole(list, g);
+        for (const auto* list : lists) ok = ok && groups_move_whole(*list, g);
         if (!ok) break;
         unit = static_cast<int>(bytes);
       }
       if (unit == 0 || unit < min_unit) return std::nullopt;
       sp.pass_unit[s] = static_cast<unsigned char>(unit);
-      for (std::size_t r = 0; r < regs; ++r) {
-        const std::size_t at = sp.index.size();
-        sp.index.resize(at + static_cast<std::size_t>(vector_bytes));
-        expand(lists[r], elem_bytes, unit, vector_bytes, sp.index.data() + at);
+      const std::size_t at = sp.index.size();
+      sp.index.resize(at + regs * static_cast<std::size_t>(vector_bytes));
+      auto slot = [&](std::size_t r) { return sp.index.data() + at + r * static_cast<std::size_t>(vector_bytes); };
+      if (merged) {  // a uniform pass reads the vectors of register 0 and of register 1 << s only
+        expand(*lists[0], elem_bytes, unit, vector_bytes, slot(0));
+        if (bit >= 0) expand(*lists[1], elem_bytes, unit, vector_bytes, slot(std::size_t{1} << bit));
+      } else {
+        for (std::size_t r = 0; r < regs; ++r) expand(*lists[r], elem_bytes, unit, vector_bytes, slot(r));
       }
     }
     out.programs.push_back(std::move(sp));
