@@ -68,7 +68,7 @@ class PortableBlocks final : public PreparedBlocks {
   PortableBlocks(std::vector<WalkLoop> loops, std::vector<Program> programs, std::int64_t elem_bytes,
                  const RowSink* sink)
       : loops_(std::move(loops)), programs_(std::move(programs)), elem_bytes_(elem_bytes),
-        sink_(sink ? *sink : RowSink{}) {
+        sink_(sink ? *sink : RowSink{}), iterations_(walk_iterations(loops_)) {
     std::size_t longest = 0;
     for (const auto& p : programs_)
       for (const auto& r : p.runs) longest = std::max(longest, r.count);
@@ -104,7 +104,7 @@ class PortableBlocks final : public PreparedBlocks {
       }
     }
   }
-  std::int64_t iterations() const override { return walk_iterations(loops_); }
+  std::int64_t iterations() const override { return iterations_; }
   std::string describe() const override {
     std::size_t moves = 0;
     for (const auto& p : programs_) moves = std::max(moves, p.moves.size());
@@ -127,6 +127,7 @@ class PortableBlocks final : public PreparedBlocks {
   std::int64_t elem_bytes_;
   RowSink sink_;
   std::size_t scratch_bytes_ = 0;
+  std::int64_t iterations_;
 };
 
 }  // namespace

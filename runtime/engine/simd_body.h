@@ -160,6 +160,7 @@ class SimdBlocks final : public PreparedBlocks {
   SimdBlocks(SimdTables tables, std::vector<WalkLoop> loops, RunFn fn, bool stream, const char* isa)
       : tables_(std::move(tables)), fn_(fn), isa_(isa) {
     data_.loops = std::move(loops);
+    iterations_ = walk_iterations(data_.loops);
     data_.stream = stream;
     for (const SimdProgram& sp : tables_.programs) {
       Program p{};
@@ -180,7 +181,7 @@ class SimdBlocks final : public PreparedBlocks {
   void run(const char* in, char* out, std::int64_t begin, std::int64_t end) const override {
     fn_(data_, in, out, begin, end);
   }
-  std::int64_t iterations() const override { return walk_iterations(data_.loops); }
+  std::int64_t iterations() const override { return iterations_; }
   std::string describe() const override { return tables_.describe(isa_); }
 
  private:
@@ -188,4 +189,5 @@ class SimdBlocks final : public PreparedBlocks {
   Data data_;
   RunFn fn_;
   const char* isa_;
+  std::int64_t iterations_ = 0;
 };

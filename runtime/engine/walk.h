@@ -33,22 +33,29 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
   }
   constexpr int kMaxDepth = 64;
   std::int64_t idx[kMaxDepth];
-  std::int64_t rest = begin;
-  for (int d = depth - 1; d >= 0; --d) {
-    idx[d] = rest % loops[d].count;
-    rest /= loops[d].count;
-  }
-  for (int d = 0; d < depth; ++d) {
-    in += idx[d] * loops[d].in_step;
-    out += idx[d] * loops[d].out_step;
+  if (begin == 0) {  // the common whole-tensor call: no division
+    for (int d = 0; d < depth; ++d) idx[d] = 0;
+  } else {
+    std::int64_t rest = begin;
+    for (int d = depth - 1; d >= 0; --d) {
+      idx[d] = rest % loops[d].count;
+      rest /= loops[d].count;
+    }
+    for (int d = 0; d < depth; ++d) {
+      in += idx[d] * loops[d].in_step;
+      out += idx[d] * loops[d].out_step;
+    }
   }
   const int last = depth - 1;
   const WalkLoop inner = loops[last];
   const int inner_tail = inner.tail_bit >= 0 ? 1 << inner.tail_bit : 0;
+  bool outer_tails = false;
+  for (int d = 0; d < last; ++d) outer_tails |= loops[d].tail_bit >= 0;
   for (std::int64_t it = begin; it < end;) {
     int outer_program = 0;
-    for (int d = 0; d < last; ++d)
-      if (loops[d].tail_bit >= 0 && idx[d] == loops[d].count - 1) outer_program |= 1 << loops[d].tail_bit;
+    if (outer_tails)
+      for (int d = 0; d < last; ++d)
+        if (loops[d].tail_bit >= 0 && idx[d] == loops[d].count - 1) outer_program |= 1 << loops[d].tail_bit;
     // One run of the innermost loop, to its end or to the part's end.
     const std::int64_t stop = idx[last] + (end - it < inner.count - idx[last] ? end - it : inner.count - idx[last]);
     it += stop - idx[last];
