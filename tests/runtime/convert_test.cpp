@@ -1,0 +1,146 @@
+// Fused conversion and scaling (runtime/engine/element_types.h, transform.cpp) through
+// gentt::permute, against values NumPy 1.24 gives on x86-64 (noted next to each case); the
+// Python suite (tests/python) compares every dtype pair with NumPy on random data.
+#include <catch2/catch.hpp>
+
+#include <gentt/permute.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "runtime/engine/element_types.h"
+
+namespace {
+
+// Converts a row of values with a 1-D identity permutation (the conversion alone).
+template <class To, class From>
+std::vector<To> convert(const char* from, const char* to, const std::vector<From>& values,
+                        std::complex<double> alpha = 1.0, std::complex<double> beta = 0.0,
+                        std::vector<To> out = {}) {
+  gentt::PermuteDesc d;
+  d.dtype = from;
+  d.out_dtype = to;
+  d.shape = {static_cast<std::int64_t>(values.size())};
+  d.perm = {0};
+  d.alpha = alpha;
+  d.beta = beta;
+  out.resize(values.size());
+  gentt::plan_permute(d).execute(values.data(), out.data());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("convert: float16 from float64 and float32 rounds like NumPy", "[convert]") {
+  // np.array([0.1, 0.2, 1e-5, 65519.99, 70000, -3.3e-8]).astype(np.float16).view(np.uint16)
+  const std::vector<std::uint16_t> expected = {11878, 12902, 168, 31743, 31744, 32769};
+  CHECK(convert<std::uint16_t>("float64", "float16", std::vector<double>{0.1, 0.2, 1e-5, 65519.99, 70000, -3.3e-8}) ==
+        expected);
+  CHECK(convert<std::uint16_t>("float32", "float16", std::vector<float>{0.1f, 0.2f, 1e-5f, 65519.99f, 70000.f, -3.3e-8f}) ==
+        expected);
+  // NaN payloads: float32 0x7f802000 -> 0x7c01; float64 0xfff8000000000001 -> 0xfe00.
+  CHECK(convert<std::uint16_t>("float32", "float16", std::vector<float>{std::bit_cast<float>(0x7f802000u)})[0] == 0x7c01);
+  CHECK(convert<std::uint16_t>("float64", "float16",
+                               std::vector<double>{std::bit_cast<double>(0xfff8000000000001ull)})[0] == 0xfe00);
+}
+
+TEST_CASE("convert: every float16 widens exactly and narrows back to itself", "[convert]") {
+  for (std::uint32_t h = 0; h < 0x10000; ++h) {
+    const float f = gentt::engine::half_to_float(static_cast<std::uint16_t>(h));
+    if (std::isnan(f)) continue;
+    REQUIRE(gentt::engine::float_to_half(f) == h);
+    REQUIRE(gentt::engine::double_to_half(static_cast<double>(f)) == h);
+  }
+  CHECK(gentt::engine::half_to_float(0x0001) == std::ldexp(1.0f, -24));  // smallest subnormal
+  CHECK(gentt::engine::half_to_float(0x7bff) == 65504.0f);
+}
+
+TEST_CASE("convert: bfloat16 rounds to nearest even, NaN to 0x7fc0 (PyTorch)", "[convert]") {
+  const std::vector<float> in = {1.0f, std::bit_cast<float>(0x3f808000u), std::bit_cast<float>(0x3f818000u),
+                                 std::bit_cast<float>(0x3f808001u), NAN, -0.0f};
+  CHECK(convert<std::uint16_t>("float32", "bfloat16", in) ==
+        std::vector<std::uint16_t>{0x3f80, 0x3f80, 0x3f82, 0x3f81, 0x7fc0, 0x8000});
+}
+
+TEST_CASE("convert: integers wrap, floats truncate, as NumPy astype on x86-64", "[convert]") {
+  const std::vector<double> v = {300.0, -1.0, 3e9, -3e9, 1e19, NAN, INFINITY, -0.7, 2.5};
+  CHECK(convert<std::int8_t>("float64", "int8", v) == std::vector<std::int8_t>{44, -1, 0, 0, 0, 0, 0, 0, 2});
+  CHECK(convert<std::uint16_t>("float64", "uint16", v) == std::vector<std::uint16_t>{300, 65535, 0, 0, 0, 0, 0, 0, 2});
+  CHECK(convert<std::int32_t>("float64", "int32", v) ==
+        std::vector<std::int32_t>{300, -1, INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN, 0, 2});
+  CHECK(convert<std::int64_t>("float64", "int64", v) ==
+        std::vector<std::int64_t>{300, -1, 3000000000, -3000000000, INT64_MIN, INT64_MIN, INT64_MIN, 0, 2});
+  CHECK(convert<std::uint64_t>("float64", "uint64", v) ==
+        std::vector<std::uint64_t>{300, 18446744073709551615ull, 3000000000, 18446744070709551616ull,
+                                   10000000000000000000ull, 9223372036854775808ull, 0, 0, 2});
+  CHECK(convert<std::uint8_t>("int32", "uint8", std::vector<std::int32_t>{256 + 7, -1, 128}) ==
+        std::vector<std::uint8_t>{7, 255, 128});
+  // int64 -> float32 rounds once: 2^53 + 1 -> 2^53 (0x5a000000).
+  CHECK(std::bit_cast<std::uint32_t>(convert<float>("int64", "float32", std::vector<std::int64_t>{(1ll << 53) + 1})[0]) ==
+        0x5a000000u);
+  CHECK(convert<float>("uint8", "float32", std::vector<std::uint8_t>{0, 255, 7}) == std::vector<float>{0, 255, 7});
+}
+
+TEST_CASE("convert: permutation and conversion in one pass", "[convert]") {
+  gentt::PermuteDesc d;
+  d.dtype = "uint16";
+  d.out_dtype = "float32";
+  d.shape = {3, 5, 7};
+  d.perm = {2, 0, 1};
+  std::vector<std::uint16_t> in(105);
+  for (int i = 0; i < 105; ++i) in[i] = static_cast<std::uint16_t>(i * 601);
+  std::vector<float> out(105);
+  gentt::plan_permute(d).execute(in.data(), out.data());
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 5; ++b)
+      for (int c = 0; c < 7; ++c) REQUIRE(out[(c * 3 + a) * 5 + b] == static_cast<float>(in[(a * 5 + b) * 7 + c]));
+}
+
+TEST_CASE("scale: out = alpha * x + beta * out, beta = 0 never reads out", "[convert]") {
+  std::vector<float> out(4, NAN);
+  out = convert<float>("float32", "float32", std::vector<float>{1, 2, 3, 4}, 2.0, 0.0, out);
+  CHECK(out == std::vector<float>{2, 4, 6, 8});
+  out = convert<float>("float32", "float32", std::vector<float>{1, 2, 3, 4}, 1.0, 0.5, out);
+  CHECK(out == std::vector<float>{2, 4, 6, 8});
+  const auto c = convert<std::complex<double>>("complex128", "complex128",
+                                               std::vector<std::complex<double>>{{1, 2}}, std::complex<double>(0, 1));
+  CHECK(c[0] == std::complex<double>(-2, 1));
+  // float16: the scalar is rounded to float16 first, each operation rounded (NumPy: 0.1 * x).
+  const auto h = convert<std::uint16_t>("float16", "float16", std::vector<std::uint16_t>{0x4200 /* 3.0 */}, 0.1);
+  CHECK(h[0] == 0x34cc);  // (np.array([3.0], np.float16) * 0.1).view(np.uint16)
+}
+
+TEST_CASE("convert: unsupported pairs and scaling are errors naming the argument", "[convert]") {
+  auto error_of = [](gentt::PermuteDesc d) -> std::string {
+    try {
+      (void)gentt::plan_permute(d);
+    } catch (const gentt::Error& e) {
+      return e.argument();
+    }
+    return "(no error)";
+  };
+  gentt::PermuteDesc d;
+  d.dtype = "float32";
+  d.shape = {4};
+  d.perm = {0};
+  d.out_dtype = "bytes4";
+  CHECK(error_of(d) == "out_dtype");
+  d.out_dtype = "int32";
+  d.alpha = 2.0;
+  CHECK(error_of(d) == "alpha");
+  d.out_dtype = "float64";
+  d.alpha = std::complex<double>(1, 1);
+  CHECK(error_of(d) == "alpha");
+  d.alpha = 1.0;
+  d.beta = std::complex<double>(0, 1);
+  CHECK(error_of(d) == "beta");
+  gentt::PermuteDesc opaque;
+  opaque.elem_bytes = 4;
+  opaque.shape = {4};
+  opaque.perm = {0};
+  opaque.out_dtype = "float32";
+  CHECK(error_of(opaque) == "dtype");
+}
