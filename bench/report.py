@@ -267,6 +267,7 @@ class Report:
                            len(twos), isa, fmt(median([r for r, _ in ratios])), fmt(min(ratios)[0]), verdict(ok),
                            listing([(n, fmt(r, 3)) for r, n in ratios if r < 0.5])))
         large = [n for n in names if self.cases[n]["bytes"] >= (16 << 20)]
+        large_line = None
         if large:
             checks, ok = [], True
             for t in (1, 2):
@@ -279,7 +280,7 @@ class Report:
                 ok = ok and med >= 0.85 and not below
                 checks.append("%dT median %s, min %s, below 0.6: %s" % (t, fmt(med), fmt(min(best)[0]), listing(below)))
             if checks:
-                out.append("- (d) tensors of 16 MiB or more, %d cases: %s x best copy, median >= 0.85 and none below "
+                large_line = ("- (d) tensors of 16 MiB or more, %d cases: %s x best copy, median >= 0.85 and none below "
                            "0.6 on 1 and 2 threads: %s. %s." % (len(large), isa, verdict(ok), "; ".join(checks)))
         slower_np, slower_scalar, compared_np = [], [], 0
         for n in names:
@@ -297,6 +298,8 @@ class Report:
                    "Not faster than NumPy: %s. Not faster than scalar: %s." % (
                        isa, verdict(ok), listing(slower_np) if compared_np else "NumPy not measured",
                        listing(slower_scalar)))
+        if large_line:
+            out.append(large_line)
         return "\n".join(out)
 
 
