@@ -1,16 +1,17 @@
 // gentt_bench: throughput of generated kernels over a benchmark case set, next to memcpy of the
 // same bytes, on 1 and 2 threads.
 //
-// The build turns each case file (shared/bench/*.txt, bench/smoke.txt) into a set directory
+// The build turns each case file (bench/sets/*.txt, bench/smoke.txt) into a set directory
 // <sets-dir>/<set>/ holding cases.tsv (the manifest, written by gentt_bench_cases) and one
 // kernel module per ISA, <isa>.so, built from the same cases (bench/CMakeLists.txt). This
 // program loads every module of the set with dlopen, finds kernel i of ISA x through its
 // descriptor <set>_caseII_<x>_info (<gentt/kernel_info.h>), checks it against the manifest and
 // bit for bit against gentt::reference_permute, then times, interleaved round by round:
-//   memcpy of the same bytes, each ISA's kernel on 1 thread, and on 2 threads (NAME_part(in,
-//   out, 0, 2) on this thread and (1, 2) on a persistent second thread; memcpy on 2 threads
-//   copies the two halves in parallel).
-// GB/s = 2 * bytes / seconds; ratio = kernel GB/s / memcpy GB/s with the same thread count.
+//   memcpy and the streaming copy (stream_copy.h) of the same bytes, each ISA's kernel on 1
+//   thread, and on 2 threads (NAME_part(in, out, 0, 2) on this thread and (1, 2) on a
+//   persistent second thread; both copies on 2 threads copy the two halves in parallel).
+// GB/s = 2 * bytes / seconds; x best copy = kernel GB/s / the faster copy's GB/s, x memcpy =
+// kernel GB/s / memcpy GB/s, both with the same thread count.
 // `gentt_bench --help` lists the options; bench/README.md describes the whole benchmark.
 //
 // Exit status: 0 measured, 1 a kernel's output differs from the reference, 2 bad arguments,
@@ -51,6 +52,7 @@
 #include <gentt/reference.h>
 
 #include "buffer.h"
+#include "stream_copy.h"
 #include "timing.h"
 
 #ifndef GENTT_BENCH_SETS_DIR
@@ -89,7 +91,7 @@ const char* kUsage =
     "usage: gentt_bench [--set NAME] [--isa LIST] [--threads 1|2|both] [--samples N]\n"
     "                   [--min-sample-ms X] [--filter REGEX] [--csv FILE] [--no-verify] [--list]\n"
     "                   [--no-pin] [--small-pages] [--sets-dir DIR]\n"
-    "  --set NAME         case set: gentt (default), ttc, seed002, ... = shared/bench/NAME.txt;\n"
+    "  --set NAME         case set: gentt (default), ttc, seed002, ttlg, ... = bench/sets/NAME.txt;\n"
     "                     smoke = bench/smoke.txt. Build it first: cmake --build BUILD --target gentt_bench_NAME\n"
     "  --isa LIST         comma-separated ISAs to measure (default: every ISA the set was built for)\n"
     "  --threads T        1, 2 or both (default both)\n"
@@ -419,11 +421,13 @@ class ThreadPair {
 // ---- measuring ------------------------------------------------------------------------------
 
 struct Result {
-  std::string impl;  // "memcpy" or "gentt_<isa>"
-  std::string isa;   // "" for memcpy
+  std::string impl;  // "memcpy", "stream_copy" or "gentt_<isa>"
+  std::string isa;   // "" for the copies
   int threads = 1;
   gentt::bench::Timing timing;
-  double gbps = 0, best_gbps = 0, ratio = 0;  // ratio: to memcpy with the same thread count
+  double gbps = 0, best_gbps = 0;  // median and fastest sample
+  double ratio = 0;       // to memcpy with the same thread count
+  double ratio_best = 0;  // to the faster of memcpy and stream_copy with the same thread count
 };
 
 struct CaseResult {
@@ -433,6 +437,11 @@ struct CaseResult {
     for (const Result& r : results)
       if (r.impl == impl && r.threads == threads) return &r;
     return nullptr;
+  }
+  // The faster copy's GB/s with this thread count (0 if neither was measured).
+  double best_copy(int threads) const {
+    const Result *mc = find("memcpy", threads), *st = find("stream_copy", threads);
+    return std::max(mc ? mc->gbps : 0.0, st ? st->gbps : 0.0);
   }
 };
 
@@ -478,10 +487,10 @@ class Table {
     std::string top = std::string(25, ' '), mid = pad("case", 14) + pad("size", 11), low = std::string(25, ' ');
     for (int t : threads()) {
       const std::string block = t == 1 ? "| 1 thread" : "| 2 threads";
-      std::string m = "|  memcpy", l = "|    GB/s";
+      std::string m = "|  memcpy  stream", l = "|    GB/s    GB/s";
       for (const std::string& isa : isas_) {
-        m += "  " + pad(isa, 12);
-        l += "    GB/s  x mc";
+        m += "  " + pad(isa, 18);
+        l += "    GB/s  x mc  x bc";
       }
       top += pad(block, m.size() + 1);
       mid += m + " ";
@@ -494,13 +503,13 @@ class Table {
     std::string line = pad(r.c->name, 14) + pad(size_text(r.c->bytes), 11);
     char buf[64];
     for (int t : threads()) {
-      const Result* mc = r.find("memcpy", t);
-      std::snprintf(buf, sizeof buf, "|%8.2f", mc ? mc->gbps : 0.0);
+      const Result *mc = r.find("memcpy", t), *st = r.find("stream_copy", t);
+      std::snprintf(buf, sizeof buf, "|%8.2f%8.2f", mc ? mc->gbps : 0.0, st ? st->gbps : 0.0);
       line += buf;
       for (const std::string& isa : isas_) {
         const Result* k = r.find("gentt_" + isa, t);
-        if (k) std::snprintf(buf, sizeof buf, "  %6.2f %5.2f", k->gbps, k->ratio);
-        else std::snprintf(buf, sizeof buf, "  %6s %5s", "-", "-");
+        if (k) std::snprintf(buf, sizeof buf, "  %6.2f %5.2f %5.2f", k->gbps, k->ratio, k->ratio_best);
+        else std::snprintf(buf, sizeof buf, "  %6s %5s %5s", "-", "-", "-");
         line += buf;
       }
       line += " ";
@@ -511,39 +520,47 @@ class Table {
 
   void summary(const std::vector<CaseResult>& all) const {
     if (all.empty()) return;
-    std::printf("\nsummary over %zu case%s: ratio = kernel GB/s / memcpy GB/s (same run, same thread count)\n",
+    std::printf("\nsummary over %zu case%s: x bc = GB/s / best copy GB/s (the faster of memcpy and the streaming copy),\n"
+                "x mc = GB/s / memcpy GB/s (same bytes, same run, same thread count)\n",
                 all.size(), all.size() == 1 ? "" : "s");
-    std::printf("%-8s %-7s %7s %-28s %7s %9s  %s\n", "impl", "threads", "median", "  min (case)", "max",
-                "geomean", "faster than scalar");
-    std::printf("%-8s %-7s %7s %-28s %7s %9s\n", "", "", "ratio", "  ratio", "ratio", "GB/s");
+    std::printf("%-11s %-7s %7s %-28s %7s %5s %7s %9s  %s\n", "impl", "threads", "median", "  min (case)", "max",
+                "below", "median", "geomean", "faster than scalar");
+    std::printf("%-11s %-7s %7s %-28s %7s %5s %7s %9s\n", "", "", "x bc", "  x bc", "x bc", "0.6", "x mc", "GB/s");
     for (int t : threads()) {
-      std::vector<double> mc;
-      for (const CaseResult& r : all)
-        if (const Result* x = r.find("memcpy", t)) mc.push_back(x->gbps);
-      std::printf("%-8s %-7d %7s %-28s %7s %9.2f\n", "memcpy", t, "1", "", "", geomean(mc));
-      for (const std::string& isa : isas_) {
-        std::vector<double> ratios, rates;
+      auto line = [&](const std::string& impl, const std::string& label) {
+        std::vector<double> best, mc, rates;
         double lo = 1e300, hi = 0;
         std::string lo_case;
-        int faster = 0, compared = 0;
+        int below = 0, faster = 0, compared = 0;
         for (const CaseResult& r : all) {
-          const Result* k = r.find("gentt_" + isa, t);
+          const Result* k = r.find(impl, t);
           if (!k) continue;
-          ratios.push_back(k->ratio);
+          best.push_back(k->ratio_best);
+          mc.push_back(k->ratio);
           rates.push_back(k->gbps);
-          if (k->ratio < lo) lo = k->ratio, lo_case = r.c->name;
-          hi = std::max(hi, k->ratio);
-          if (const Result* s = r.find("gentt_scalar", t); s && isa != "scalar") {
+          below += k->ratio_best < 0.6;
+          if (k->ratio_best < lo) lo = k->ratio_best, lo_case = r.c->name;
+          hi = std::max(hi, k->ratio_best);
+          if (const Result* s = r.find("gentt_scalar", t); s && impl.starts_with("gentt_") && impl != "gentt_scalar") {
             ++compared;
             faster += k->gbps > s->gbps;
           }
         }
-        if (ratios.empty()) continue;
+        if (best.empty()) return;
         const std::string vs = compared ? std::to_string(faster) + "/" + std::to_string(compared) : "-";
-        std::printf("%-8s %-7d %7.2f   %-26s %7.2f %9.2f  %s\n", isa.c_str(), t,
-                    gentt::bench::detail::median(ratios), (fmt2(lo) + " (" + lo_case + ")").c_str(), hi, geomean(rates),
-                    vs.c_str());
+        std::printf("%-11s %-7d %7.2f   %-26s %7.2f %5d %7.2f %9.2f  %s\n", label.c_str(), t,
+                    gentt::bench::detail::median(best), (fmt2(lo) + " (" + lo_case + ")").c_str(), hi, below,
+                    gentt::bench::detail::median(mc), geomean(rates), vs.c_str());
+      };
+      line("memcpy", "memcpy");
+      line("stream_copy", "stream_copy");
+      for (const std::string& isa : isas_) line("gentt_" + isa, isa);
+      int stream_faster = 0, n = 0;
+      for (const CaseResult& r : all) {
+        const Result *mc = r.find("memcpy", t), *st = r.find("stream_copy", t);
+        if (mc && st) ++n, stream_faster += st->gbps > mc->gbps;
       }
+      std::printf("%-11s %-7d the streaming copy is the best copy in %d of %d cases\n", "best copy", t, stream_faster, n);
     }
     if (opt_.one_thread && opt_.two_threads) {
       for (const std::string& isa : isas_) {
@@ -620,10 +637,14 @@ int run(const Options& opt) {
     return 0;
   }
   std::printf("timing: median of %d samples, each >= %g ms, all implementations of a case interleaved round by round;\n"
-              "        GB/s = 2 * bytes / s; x mc = kernel GB/s / memcpy GB/s (same bytes, same run, same thread count)\n",
+              "        GB/s = 2 * bytes / s; x mc = kernel GB/s / memcpy GB/s, x bc = kernel GB/s / best copy GB/s\n"
+              "        (the faster of memcpy and stream; same bytes, same run, same thread count)\n",
               opt.timing.samples, opt.timing.min_sample_seconds * 1e3);
+  std::printf("stream: streaming copy, whole 64-byte lines of the output written with %s non-temporal stores\n"
+              "        (head up to the first line and tail copied with memcpy; stream_copy.h)\n",
+              gentt::bench::stream_copy_isa());
   if (opt.two_threads)
-    std::printf("2 threads: NAME_part(in, out, 0, 2) here and (1, 2) on a persistent second thread; memcpy copies the two halves\n");
+    std::printf("2 threads: NAME_part(in, out, 0, 2) here and (1, 2) on a persistent second thread; memcpy and stream copy the two halves\n");
   const std::string thp = gentt::bench::thp_mode();
   if (opt.pages == gentt::bench::Pages::huge)
     std::printf("pages: buffers >= 2 MiB 2 MiB-aligned and advised as transparent huge pages (system THP mode: %s)\n",
@@ -637,7 +658,8 @@ int run(const Options& opt) {
   if (!opt.csv.empty()) {
     csv = std::fopen(opt.csv.c_str(), "w");
     if (!csv) throw std::runtime_error("cannot write " + opt.csv);
-    std::fprintf(csv, "tool,set,case,dtype,shape,axes,bytes,impl,threads,gbps,ratio_memcpy,best_gbps,samples,calls_per_sample,note\n");
+    std::fprintf(csv, "tool,set,case,dtype,shape,axes,bytes,impl,threads,gbps,ratio_memcpy,ratio_best_copy,memcpy_gbps,"
+                      "stream_gbps,best_gbps,samples,calls_per_sample,note\n");
   }
 
   ThreadPair pair(opt.pin ? two_cpus() : std::pair{-1, -1});
@@ -694,7 +716,18 @@ int run(const Options& opt) {
             [=] { std::memcpy(dst, src, half); },
             [=] { std::memcpy(static_cast<char*>(dst) + half, static_cast<const char*>(src) + half, c->bytes - half); }));
       }
-      cr.results.push_back({"memcpy", "", t, {}, 0, 0, 0});
+      cr.results.push_back({"memcpy", "", t, {}, 0, 0, 0, 0});
+      if (t == 1) {
+        fns.push_back([=] { gentt::bench::stream_copy(dst, src, c->bytes); });
+      } else {
+        fns.push_back(on_two_threads(
+            [=] { gentt::bench::stream_copy(dst, src, half); },
+            [=] {
+              gentt::bench::stream_copy(static_cast<char*>(dst) + half, static_cast<const char*>(src) + half,
+                                        c->bytes - half);
+            }));
+      }
+      cr.results.push_back({"stream_copy", "", t, {}, 0, 0, 0, 0});
       for (std::size_t k = 0; k < kernels.size(); ++k) {
         if (!ok[k]) continue;
         const gentt_kernel_info* info = kernels[k];
@@ -702,7 +735,7 @@ int run(const Options& opt) {
         else
           fns.push_back(on_two_threads([=] { info->run_part(src, dst, 0, 2); },
                                        [=] { info->run_part(src, dst, 1, 2); }));
-        cr.results.push_back({"gentt_" + modules[k].isa, modules[k].isa, t, {}, 0, 0, 0});
+        cr.results.push_back({"gentt_" + modules[k].isa, modules[k].isa, t, {}, 0, 0, 0, 0});
       }
     }
     const auto timings = gentt::bench::time_interleaved(fns, opt.timing);
@@ -715,14 +748,19 @@ int run(const Options& opt) {
     for (Result& r : cr.results) {
       const Result* mc = cr.find("memcpy", r.threads);
       r.ratio = mc && mc->gbps > 0 ? r.gbps / mc->gbps : 0;
+      const double best = cr.best_copy(r.threads);
+      r.ratio_best = best > 0 ? r.gbps / best : 0;
     }
     table.row(cr);
     if (csv) {
-      for (const Result& r : cr.results)
-        std::fprintf(csv, "gentt_bench,%s,%s,%s,%s,%s,%zu,%s,%d,%.4f,%.4f,%.4f,%d,%ld,%s\n", set.name.c_str(),
-                     c->name.c_str(), c->dtype.c_str(), join(c->shape, " ").c_str(), join(c->perm, " ").c_str(),
-                     c->bytes, r.impl.c_str(), r.threads, r.gbps, r.ratio, r.best_gbps, r.timing.samples,
+      for (const Result& r : cr.results) {
+        const Result *mc = cr.find("memcpy", r.threads), *st = cr.find("stream_copy", r.threads);
+        std::fprintf(csv, "gentt_bench,%s,%s,%s,%s,%s,%zu,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d,%ld,%s\n",
+                     set.name.c_str(), c->name.c_str(), c->dtype.c_str(), join(c->shape, " ").c_str(),
+                     join(c->perm, " ").c_str(), c->bytes, r.impl.c_str(), r.threads, r.gbps, r.ratio, r.ratio_best,
+                     mc ? mc->gbps : 0.0, st ? st->gbps : 0.0, r.best_gbps, r.timing.samples,
                      r.timing.calls_per_sample, csv_field(c->note).c_str());
+      }
       std::fflush(csv);
     }
     all.push_back(std::move(cr));

@@ -3,7 +3,7 @@
 //   gentt_bench_cases CASES.txt OUT_DIR --set NAME [--shards N] [--max-bytes B]
 //
 // A case file has one case a line, `dtype ; shape... ; axes...` (C order, NumPy axes), '#'
-// starts a comment line (see shared/bench/README.md). Case i (1-based, in file order) becomes
+// starts a comment line (see bench/sets/README.md). Case i (1-based, in file order) becomes
 // the kernel NAME_caseII (e.g. gentt_case07). Written into OUT_DIR:
 //   spec_0.json .. spec_<N-1>.json  the kernels, dealt round-robin into N shards so that the
 //                                   generated sources compile in parallel (a shard may hold

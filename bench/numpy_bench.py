@@ -41,8 +41,11 @@ except ImportError:  # pragma: no cover - depends on the interpreter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_SETS_DIR = os.path.join(HERE, "..", "build", "bench", "sets")
+# As gentt_bench writes them. ratio_best_copy and stream_gbps stay empty: the streaming copy is
+# measured by gentt_bench only (report.py takes "x best copy" from gentt_bench's runs).
 CSV_COLUMNS = ["tool", "set", "case", "dtype", "shape", "axes", "bytes", "impl", "threads", "gbps",
-               "ratio_memcpy", "best_gbps", "samples", "calls_per_sample", "note"]
+               "ratio_memcpy", "ratio_best_copy", "memcpy_gbps", "stream_gbps", "best_gbps", "samples",
+               "calls_per_sample", "note"]
 
 
 def numpy_dtype(name):
@@ -178,7 +181,8 @@ def main():
             for impl, (med, best, calls), rate, ratio in zip(impls, res, rates, ratios):
                 writer.writerow(["numpy_bench", args.set, c["name"], c["dtype"], " ".join(map(str, c["shape"])),
                                  " ".join(map(str, c["axes"])), nbytes, impl, 1, "%.4f" % rate, "%.4f" % ratio,
-                                 "%.4f" % gbps(nbytes, best), args.samples, calls, c["note"]])
+                                 "", "%.4f" % rates[0], "", "%.4f" % gbps(nbytes, best), args.samples, calls,
+                                 c["note"]])
             csv_file.flush()
         del a, out, a_flat, out_flat, fns
     if csv_file:
