@@ -142,9 +142,21 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
       {{64, 64, 300}, {2, 1, 0}, 4},      // rows not on lines: cached variant
       {{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, {19, 3, 5, 0, 1, 2, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}, 4},
       {{300, 200, 30}, {2, 0, 1}, 2},
+      {{2048, 1024}, {1, 0}, 4},          // 8 MiB: tiled loops (32x32 blocks), streaming when aligned
+      {{1024, 3, 1024}, {2, 1, 0}, 2},    // 6 MiB of 16-bit elements
   };
   for (const Case& c : cases)
     for (int threads : {1, 2, 3, 0}) check_contiguous(c, "auto", threads, rng);
+}
+
+TEST_CASE("permute: large 2-D transposes are tiled", "[permute]") {
+  gentt::PermuteDesc d;
+  d.dtype = "float32";
+  d.shape = {2048, 1024};
+  d.perm = {1, 0};
+  const std::string text = gentt::plan_permute(d).describe();
+  INFO(text);
+  if (gentt::cpu_supports("avx512") || gentt::cpu_supports("avx2")) CHECK(text.find("loops: tiles of") != std::string::npos);
 }
 
 TEST_CASE("permute: strided views (sub-tensors, negative strides, padded outputs)", "[permute]") {
