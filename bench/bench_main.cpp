@@ -49,6 +49,7 @@
 
 #include <gentt/cpu.h>
 #include <gentt/kernel_info.h>
+#include <gentt/permute.h>
 #include <gentt/reference.h>
 
 #include "buffer.h"
@@ -80,6 +81,7 @@ struct Options {
   std::string filter;
   bool one_thread = true, two_threads = true;
   bool verify = true;
+  bool runtime = true;  // also gentt::permute (the run-time library) with a plan made once per case
   bool list = false;
   bool pin = true;
   gentt::bench::Pages pages = gentt::bench::Pages::huge;
@@ -90,7 +92,7 @@ struct Options {
 const char* kUsage =
     "usage: gentt_bench [--set NAME] [--isa LIST] [--threads 1|2|both] [--samples N]\n"
     "                   [--min-sample-ms X] [--filter REGEX] [--csv FILE] [--no-verify] [--list]\n"
-    "                   [--no-pin] [--small-pages] [--sets-dir DIR]\n"
+    "                   [--no-pin] [--small-pages] [--no-runtime] [--sets-dir DIR]\n"
     "  --set NAME         case set: gentt (default), ttc, seed002, ttlg, ... = bench/sets/NAME.txt;\n"
     "                     smoke = bench/smoke.txt. Build it first: cmake --build BUILD --target gentt_bench_NAME\n"
     "  --isa LIST         comma-separated ISAs to measure (default: every ISA the set was built for)\n"
@@ -101,6 +103,7 @@ const char* kUsage =
     "                     regex, searched; e.g. 'case0[1-5]', 'uint8', '4096x4096', 'case(01|22)')\n"
     "  --csv FILE         also write one CSV row per case, implementation and thread count\n"
     "  --no-verify        skip the check against gentt::reference_permute\n"
+    "  --no-runtime       leave out gentt::permute (the run-time library; column \"runtime\")\n"
     "  --list             print the set's cases and modules, measure nothing\n"
     "  --no-pin           do not pin this thread and the second thread to the first two CPUs\n"
     "  --small-pages      4 KiB pages only (default: buffers >= 2 MiB are advised as transparent\n"
@@ -135,6 +138,7 @@ Options parse_options(int argc, char** argv) {
       std::exit(0);
     }
     if (arg == "--no-verify") { opt.verify = false; continue; }
+    if (arg == "--no-runtime") { opt.runtime = false; continue; }
     if (arg == "--list") { opt.list = true; continue; }
     if (arg == "--no-pin") { opt.pin = false; continue; }
     if (arg == "--small-pages") { opt.pages = gentt::bench::Pages::small; continue; }
@@ -481,6 +485,7 @@ class Table {
  public:
   Table(const std::vector<Module>& modules, const Options& opt) : opt_(opt) {
     for (const Module& m : modules) isas_.push_back(m.isa);
+    if (opt.runtime) isas_.push_back("runtime");
   }
 
   void header() const {
@@ -555,6 +560,25 @@ class Table {
       line("memcpy", "memcpy");
       line("stream_copy", "stream_copy");
       for (const std::string& isa : isas_) line("gentt_" + isa, isa);
+      // The run-time library against the fastest generated kernel of the same case.
+      std::vector<double> vs_generated;
+      double worst = 1e300;
+      std::string worst_case;
+      for (const CaseResult& r : all) {
+        const Result* rt = r.find("gentt_runtime", t);
+        double generated = 0;
+        for (const std::string& isa : isas_)
+          if (const Result* k = r.find("gentt_" + isa, t); k && isa != "runtime") generated = std::max(generated, k->gbps);
+        if (!rt || generated <= 0) continue;
+        vs_generated.push_back(rt->gbps / generated);
+        if (vs_generated.back() < worst) worst = vs_generated.back(), worst_case = r.c->name;
+      }
+      if (!vs_generated.empty())
+        std::printf("runtime / fastest generated kernel, %d thread%s: median %.2f, min %.2f (%s), %zu of %zu below 0.7\n", t,
+                    t == 1 ? "" : "s", gentt::bench::detail::median(vs_generated), worst, worst_case.c_str(),
+                    static_cast<std::size_t>(std::count_if(vs_generated.begin(), vs_generated.end(),
+                                                           [](double x) { return x < 0.7; })),
+                    vs_generated.size());
       int stream_faster = 0, n = 0;
       for (const CaseResult& r : all) {
         const Result *mc = r.find("memcpy", t), *st = r.find("stream_copy", t);
@@ -680,6 +704,20 @@ int run(const Options& opt) {
     const void* src = in.data();
     void* dst = out.data();
 
+    // The run-time library: plans made once (1 thread; 2 threads on its own pool), as a caller
+    // in a loop would use them.
+    std::optional<gentt::PermutePlan> rt1, rt2;
+    if (opt.runtime) {
+      gentt::PermuteDesc d;
+      d.elem_bytes = static_cast<std::int64_t>(c->elem_bytes);
+      d.shape = c->shape;
+      d.perm = c->perm;
+      rt1 = gentt::plan_permute(d);
+      d.threads = 2;
+      rt2 = gentt::plan_permute(d);
+    }
+    bool rt_ok = true;
+
     std::vector<bool> ok(kernels.size(), true);
     if (opt.verify) {
       Buffer want(c->bytes, 0xCD, opt.pages);
@@ -692,6 +730,15 @@ int run(const Options& opt) {
         pair.run([&] { kernels[k]->run_part(src, dst, 0, 2); }, [&] { kernels[k]->run_part(src, dst, 1, 2); });
         ok[k] = verify_output(out, want, *c, modules[k].isa + ", 2 parts on 2 threads") && ok[k];
         mismatches += !ok[k];
+      }
+      if (rt1) {
+        std::memset(dst, 0xA5, c->bytes);
+        rt1->execute(src, dst);
+        rt_ok = verify_output(out, want, *c, "runtime, 1 thread");
+        std::memset(dst, 0x5A, c->bytes);
+        rt2->execute(src, dst);
+        rt_ok = verify_output(out, want, *c, "runtime, 2 threads") && rt_ok;
+        mismatches += !rt_ok;
       }
     }
 
@@ -736,6 +783,11 @@ int run(const Options& opt) {
           fns.push_back(on_two_threads([=] { info->run_part(src, dst, 0, 2); },
                                        [=] { info->run_part(src, dst, 1, 2); }));
         cr.results.push_back({"gentt_" + modules[k].isa, modules[k].isa, t, {}, 0, 0, 0, 0});
+      }
+      if (rt1 && rt_ok) {
+        const gentt::PermutePlan* plan = t == 1 ? &*rt1 : &*rt2;
+        fns.push_back([=] { plan->execute(src, dst); });
+        cr.results.push_back({"gentt_runtime", "runtime", t, {}, 0, 0, 0, 0});
       }
     }
     const auto timings = gentt::bench::time_interleaved(fns, opt.timing);
