@@ -271,7 +271,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   // The GenTT plan of the canonical problem, with the views' strides.
   const engine::StridedProblem sp = engine::make_strided_problem(elem_bytes, d.shape, d.perm, in_strides, out_strides);
   const Canonical canon = sp.canonical();
-  const bool simd = isa != EngineIsa::scalar && !impl->transform;
+  const bool simd = isa != EngineIsa::scalar;
   const int max_lanes = static_cast<int>(std::bit_floor(
       static_cast<std::uint64_t>(std::max<std::int64_t>(1, (simd ? vector_bytes(isa) : 64) / elem_bytes))));
   std::optional<engine::BlockTables> tables, stream_tables;
@@ -300,7 +300,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   // Streaming stores (ir/stream.h's rule): whole-line vectors, every loop and every full store
   // on a line when `out` is, and an output far larger than the caches.
   bool stream = false;
-  if (isa == EngineIsa::avx512 && simd && plan.lanes * elem_bytes == kLineBytes && out_total >= kStreamMinBytes) {
+  if (isa == EngineIsa::avx512 && simd && !impl->transform && plan.lanes * elem_bytes == kLineBytes &&
+      out_total >= kStreamMinBytes) {
     stream = true;
     for (const auto& l : tables->loops.loops) stream &= (l.out_stride * elem_bytes) % kLineBytes == 0;
     for (const auto& prog : tables->programs)

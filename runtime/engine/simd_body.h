@@ -19,6 +19,7 @@ struct Program {
   const std::int32_t* load_bytes;
   const unsigned long long* load_mask;
   const std::int64_t* store_offset;
+  const std::int64_t* sink_offset;
   const std::int32_t* store_bytes;
   const unsigned long long* store_mask;
   const unsigned char* index;  // [pass][register] vectors
@@ -31,6 +32,8 @@ struct Data {
   std::vector<WalkLoop> loops;
   std::vector<Program> programs;
   bool stream = false;
+  RowSink sink;              // conversion or scaling: registers go through a scratch to sink.fn
+  std::int64_t in_elem_bytes = 0;
 };
 
 template <class T, int Unit, int R, bool Butterfly>
@@ -73,6 +76,8 @@ template <class T, int RegBits, int Passes, bool Butterfly>
 struct BlockBody {
   const Program* programs;
   bool stream;
+  const RowSink* sink;
+  std::int64_t in_elem_bytes;
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline void operator()(int program, const char* in,
                                                                           char* out) const {
     using V = typename T::V;
@@ -98,6 +103,16 @@ struct BlockBody {
         case 2: if constexpr (T::kMinUnit <= 2) run_pass<T, 2, R, Butterfly>(v, s, index, uniform); break;
         default: if constexpr (T::kMinUnit <= 1) run_pass<T, 1, R, Butterfly>(v, s, index, uniform); break;
       }
+    }
+    if (sink->fn) {
+      // Each register's run, converted or scaled into the output (its offsets in output bytes).
+      alignas(64) unsigned char scratch[R * B];
+#pragma GCC unroll 64
+      for (int r = 0; r < R; ++r) T::store(reinterpret_cast<char*>(scratch + r * B), v[r]);
+      for (int r = 0; r < R; ++r)
+        if (p.store_bytes[r])
+          sink->fn(scratch + r * B, out + p.sink_offset[r], p.store_bytes[r] / in_elem_bytes, sink->state);
+      return;
     }
     if (!stream) {
       if (p.full_stores) {
@@ -126,7 +141,7 @@ using RunFn = void (*)(const Data&, const char*, char*, std::int64_t, std::int64
 
 template <class T, int RegBits, int Passes, bool Butterfly>
 GENTT_SIMD_TARGET void run_range(const Data& d, const char* in, char* out, std::int64_t begin, std::int64_t end) {
-  BlockBody<T, RegBits, Passes, Butterfly> body{d.programs.data(), d.stream};
+  BlockBody<T, RegBits, Passes, Butterfly> body{d.programs.data(), d.stream, &d.sink, d.in_elem_bytes};
   walk(d.loops.data(), static_cast<int>(d.loops.size()), begin, end, in, out, body);
   if (d.stream) T::fence();
 }
@@ -157,8 +172,12 @@ RunFn pick_run(int reg_bits, int passes, bool butterfly) {
 
 class SimdBlocks final : public PreparedBlocks {
  public:
-  SimdBlocks(SimdTables tables, std::vector<WalkLoop> loops, RunFn fn, bool stream, const char* isa)
+  SimdBlocks(SimdTables tables, std::vector<WalkLoop> loops, RunFn fn, const PrepareOptions& options,
+             std::int64_t in_elem_bytes, const char* isa)
       : tables_(std::move(tables)), fn_(fn), isa_(isa) {
+    const bool stream = options.stream;
+    if (options.sink) data_.sink = *options.sink;
+    data_.in_elem_bytes = in_elem_bytes;
     data_.loops = std::move(loops);
     iterations_ = walk_iterations(data_.loops);
     data_.stream = stream;
@@ -168,6 +187,7 @@ class SimdBlocks final : public PreparedBlocks {
       p.load_bytes = sp.load_bytes.data();
       p.load_mask = sp.load_mask.data();
       p.store_offset = sp.store_offset.data();
+      p.sink_offset = sp.sink_offset.data();
       p.store_bytes = sp.store_bytes.data();
       p.store_mask = sp.store_mask.data();
       p.index = sp.index.data();
@@ -182,7 +202,9 @@ class SimdBlocks final : public PreparedBlocks {
     fn_(data_, in, out, begin, end);
   }
   std::int64_t iterations() const override { return iterations_; }
-  std::string describe() const override { return tables_.describe(isa_); }
+  std::string describe() const override {
+    return tables_.describe(isa_) + (data_.sink.fn ? ", each register's run through the row transform" : "");
+  }
 
  private:
   SimdTables tables_;

@@ -96,7 +96,7 @@ std::string SimdTables::describe(const char* isa) const {
 }
 
 std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64_t elem_bytes, int vector_bytes,
-                                           int min_unit, int max_unit, int max_reg_bits) {
+                                           int min_unit, int max_unit, int max_reg_bits, std::int64_t out_elem_bytes) {
   if (tables.lanes * elem_bytes > vector_bytes || tables.reg_bits > max_reg_bits) return std::nullopt;
   SimdTables out;
   out.vector_bytes = vector_bytes;
@@ -118,6 +118,7 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
       const auto sb = static_cast<std::int32_t>(p.store_count[r] * elem_bytes);
       sp.load_offset.push_back(p.load_offset[r] * elem_bytes);
       sp.store_offset.push_back(p.store_offset[r] * elem_bytes);
+      sp.sink_offset.push_back(p.store_offset[r] * out_elem_bytes);
       sp.load_bytes.push_back(lb);
       sp.store_bytes.push_back(sb);
       sp.load_mask.push_back(byte_mask(lb));

@@ -18,6 +18,7 @@ inline constexpr int kMaxPasses = 8;
 
 struct SimdProgram {
   std::vector<std::int64_t> load_offset, store_offset;  // bytes, per register
+  std::vector<std::int64_t> sink_offset;  // per register, output bytes of a converting plan's output type
   std::vector<std::int32_t> load_bytes, store_bytes;    // bytes moved, per register (0: none)
   std::vector<unsigned long long> load_mask, store_mask;  // the same as byte masks (AVX-512)
   std::vector<unsigned char> index;  // [pass][register] vectors of vector_bytes bytes
@@ -40,7 +41,8 @@ struct SimdTables {
 
 // nullopt when the element does not fit the vector, the tables need more registers than
 // max_reg_bits or more passes than kMaxPasses, or a pass needs a unit below min_unit.
+// out_elem_bytes: the output element size of a converting plan (sink_offset), else elem_bytes.
 std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64_t elem_bytes, int vector_bytes,
-                                           int min_unit, int max_unit, int max_reg_bits);
+                                           int min_unit, int max_unit, int max_reg_bits, std::int64_t out_elem_bytes);
 
 }  // namespace gentt::engine
