@@ -1,0 +1,56 @@
+#include "python/output_array.h"
+
+#include "gentt/error.h"
+#include "python/arguments.h"
+
+namespace gentt::python {
+
+namespace {
+
+struct ByteRange {
+  std::intptr_t lo, hi;
+};
+
+ByteRange range_of(const py::array& a) {
+  auto base = reinterpret_cast<std::intptr_t>(a.data());
+  ByteRange r{base, base + static_cast<std::intptr_t>(a.itemsize())};
+  for (py::ssize_t i = 0; i < a.ndim(); ++i) {
+    const std::intptr_t reach = static_cast<std::intptr_t>(a.shape(i) - 1) * a.strides(i);
+    (reach < 0 ? r.lo : r.hi) += reach;
+  }
+  return r;
+}
+
+}  // namespace
+
+py::array checked_out(py::handle out, const std::vector<std::int64_t>& shape, const py::dtype& dtype,
+                      const std::string& arg) {
+  if (!py::isinstance<py::array>(out))
+    throw py::type_error(arg + ": must be a NumPy array, got " +
+                         text_of(py::type::handle_of(out).attr("__name__")));
+  auto o = py::reinterpret_borrow<py::array>(out);
+  if (!o.writeable()) throw Error(arg, "is read-only");
+  if (shape_of(o) != shape)
+    throw Error(arg, "has shape " + tuple_text(shape_of(o)) + " but the result has shape " + tuple_text(shape));
+  if (!o.dtype().equal(dtype))
+    throw Error(arg, "has dtype " + text_of(o.dtype()) + " but the result has dtype " +
+                         text_of(dtype) + " (pass dtype= to convert)");
+  return o;
+}
+
+bool ranges_overlap(const py::array& a, const py::array& b) {
+  if (a.size() == 0 || b.size() == 0) return false;
+  const ByteRange x = range_of(a), y = range_of(b);
+  return x.lo < y.hi && y.lo < x.hi;
+}
+
+bool shares_memory(const py::array& a, const py::array& b) {
+  if (!ranges_overlap(a, b)) return false;
+  // Exact, and only asked when the ranges intersect. Leaked on purpose: a static py::object
+  // would be destroyed after the interpreter has gone.
+  static py::object* np_shares_memory =
+      new py::object(py::module_::import("numpy").attr("shares_memory"));
+  return (*np_shares_memory)(a, b).cast<bool>();
+}
+
+}  // namespace gentt::python

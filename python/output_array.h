@@ -1,0 +1,26 @@
+// Checks on a caller's `out` array and on overlap between arrays, shared by gentt.permute and
+// Plan.execute. Each throws before anything is written.
+#pragma once
+
+#include <pybind11/numpy.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gentt::python {
+
+namespace py = pybind11;
+
+// `out` must be an ndarray (TypeError), writeable, of `shape` and of dtype `dtype` (ValueError).
+py::array checked_out(py::handle out, const std::vector<std::int64_t>& shape, const py::dtype& dtype,
+                      const std::string& arg);
+
+// Whether the byte ranges the two views span intersect (a cheap test; views whose ranges
+// interleave without sharing an element also count).
+bool ranges_overlap(const py::array& a, const py::array& b);
+
+// np.shares_memory(a, b): whether some byte belongs to both (exact).
+bool shares_memory(const py::array& a, const py::array& b);
+
+}  // namespace gentt::python
