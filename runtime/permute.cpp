@@ -175,14 +175,15 @@ std::string PermutePlan::isa() const { return impl_ ? impl_->isa : ""; }
 std::int64_t PermutePlan::in_bytes() const { return impl_ ? impl_->elements * impl_->in_elem_bytes : 0; }
 std::int64_t PermutePlan::out_bytes() const { return impl_ ? impl_->elements * impl_->out_elem_bytes : 0; }
 
+namespace {
+
+void check_buffers(const PermutePlan::Impl* impl, const void* in, const void* out);
+
+}  // namespace
+
 void PermutePlan::execute(const void* in, void* out) const {
-  if (!impl_) throw Error("plan", "is empty (default-constructed); make one with gentt::plan_permute");
+  check_buffers(impl_.get(), in, out);
   const Impl& p = *impl_;
-  if (in == nullptr) throw Error("in", "must not be null");
-  if (out == nullptr) throw Error("out", "must not be null");
-  const auto i = reinterpret_cast<std::intptr_t>(in), o = reinterpret_cast<std::intptr_t>(out);
-  if (o + p.out_span.lo < i + p.in_span.hi && i + p.in_span.lo < o + p.out_span.hi)
-    throw Error("out", "overlaps in");
   const char* src = static_cast<const char*>(in);
   char* dst = static_cast<char*>(out);
 
@@ -200,6 +201,37 @@ void PermutePlan::execute(const void* in, void* out) const {
     blocks->run(src, dst, engine::part_begin(t, part, n), engine::part_begin(t, part + 1, n));
   });
 }
+
+void PermutePlan::execute_part(const void* in, void* out, int part, int nparts) const {
+  check_buffers(impl_.get(), in, out);
+  if (nparts < 1) throw Error("nparts", "must be >= 1, got " + std::to_string(nparts));
+  if (part < 0 || part >= nparts)
+    throw Error("part", "must be in [0, " + std::to_string(nparts) + "), got " + std::to_string(part));
+  const Impl& p = *impl_;
+  if (p.registered) {
+    if (p.registered->run_part) return p.registered->run_part(in, out, part, nparts);
+    if (part == 0) p.registered->run(in, out);
+    return;
+  }
+  const engine::PreparedBlocks* blocks =
+      p.stream && (reinterpret_cast<std::uintptr_t>(out) % kLineBytes) == 0 ? p.stream.get() : p.cached.get();
+  const std::int64_t t = blocks->iterations();
+  blocks->run(static_cast<const char*>(in), static_cast<char*>(out), engine::part_begin(t, part, nparts),
+              engine::part_begin(t, part + 1, nparts));
+}
+
+namespace {
+
+void check_buffers(const PermutePlan::Impl* p, const void* in, const void* out) {
+  if (!p) throw Error("plan", "is empty (default-constructed); make one with gentt::plan_permute");
+  if (in == nullptr) throw Error("in", "must not be null");
+  if (out == nullptr) throw Error("out", "must not be null");
+  const auto i = reinterpret_cast<std::intptr_t>(in), o = reinterpret_cast<std::intptr_t>(out);
+  if (o + p->out_span.lo < i + p->in_span.hi && i + p->in_span.lo < o + p->out_span.hi)
+    throw Error("out", "overlaps in");
+}
+
+}  // namespace
 
 PermutePlan plan_permute(const PermuteDesc& d) {
   auto impl = std::make_shared<PermutePlan::Impl>();

@@ -69,6 +69,12 @@ class PermutePlan {
   // Thread-safe: one plan may execute concurrently from several threads on different buffers.
   void execute(const void* in, void* out) const;
 
+  // Part `part` of `nparts` of the permutation on the calling thread, for callers with their own
+  // threads (OpenMP, a task system): the parts p = 0..nparts-1 are disjoint, their union is the
+  // whole, and they may run concurrently in any order (the generated kernels' NAME_part rule).
+  // Ignores the plan's `threads`. nparts >= 1; part in [0, nparts) (else gentt::Error).
+  void execute_part(const void* in, void* out, int part, int nparts) const;
+
   // What was planned: the canonical problem, the engine and ISA, the block, loops and parts.
   std::string describe() const;
   // The ISA the plan runs on ("avx512", "avx2", "scalar") or "registered:<NAME>" for a kernel
