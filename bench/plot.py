@@ -18,7 +18,8 @@ import os
 import statistics
 import sys
 
-ISA_ORDER = ["avx512", "avx2", "sve", "neon", "sunway", "scalar"]
+# Generated kernels per ISA, then the run-time library (gentt::permute, column "runtime").
+ISA_ORDER = ["avx512", "avx2", "sve", "neon", "sunway", "scalar", "runtime"]
 MARKERS = {1: "o", 2: "^"}
 
 

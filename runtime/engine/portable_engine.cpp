@@ -7,52 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "runtime/engine/element_moves.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/walk_loops.h"
 
 namespace gentt::engine {
 
 namespace {
-
-struct Move {
-  std::int64_t in, out;  // bytes from the block bases (out: in output element bytes)
-};
-struct Run {
-  std::size_t first, count;  // moves [first, first + count) land contiguously in the output
-};
-
-struct Program {
-  std::vector<Move> moves;
-  std::vector<Run> runs;
-};
-
-// Runs the tables on input offsets: which input element ends where.
-Program trace(const ProgramTables& t, int lanes, bool butterfly, std::int64_t in_bytes, std::int64_t out_bytes) {
-  const std::size_t regs = t.load_offset.size();
-  std::vector<std::vector<std::int64_t>> v(regs, std::vector<std::int64_t>(lanes, -1));
-  for (std::size_t r = 0; r < regs; ++r)
-    for (int l = 0; l < t.load_count[r]; ++l) v[r][l] = t.load_offset[r] + l;
-  for (std::size_t p = 0; p < t.passes.size(); ++p) {
-    std::vector<std::vector<std::int64_t>> next(regs, std::vector<std::int64_t>(lanes, -1));
-    for (std::size_t r = 0; r < regs; ++r) {
-      const std::size_t r0 = r & ~(std::size_t{1} << p), r1 = r | (std::size_t{1} << p);
-      for (int l = 0; l < lanes; ++l) {
-        const int i = t.passes[p][r][l];
-        if (i < 0) continue;
-        next[r][l] = i < lanes ? v[butterfly ? r0 : r][i] : v[butterfly ? r1 : r][i - lanes];
-      }
-    }
-    v = std::move(next);
-  }
-  Program prog;
-  for (std::size_t r = 0; r < regs; ++r) {
-    if (t.store_count[r] == 0) continue;
-    prog.runs.push_back({prog.moves.size(), static_cast<std::size_t>(t.store_count[r])});
-    for (int l = 0; l < t.store_count[r]; ++l)
-      prog.moves.push_back({v[r][l] * in_bytes, (t.store_offset[r] + l) * out_bytes});
-  }
-  return prog;
-}
 
 template <int Bytes>
 inline void move_elements(const Move* m, std::size_t n, const char* in, char* out) {
@@ -65,7 +26,7 @@ inline void move_bytes(const Move* m, std::size_t n, std::int64_t bytes, const c
 
 class PortableBlocks final : public PreparedBlocks {
  public:
-  PortableBlocks(std::vector<WalkLoop> loops, std::vector<Program> programs, std::int64_t elem_bytes,
+  PortableBlocks(std::vector<WalkLoop> loops, std::vector<ElementMoves> programs, std::int64_t elem_bytes,
                  const RowSink* sink)
       : loops_(std::move(loops)), programs_(std::move(programs)), elem_bytes_(elem_bytes),
         sink_(sink ? *sink : RowSink{}), iterations_(walk_iterations(loops_)) {
@@ -79,7 +40,7 @@ class PortableBlocks final : public PreparedBlocks {
     if (sink_.fn) {
       std::vector<char> scratch(scratch_bytes_);
       auto block = [&](int program, const char* i, char* o) {
-        const Program& p = programs_[program];
+        const ElementMoves& p = programs_[program];
         for (const Run& r : p.runs) {
           const Move* m = p.moves.data() + r.first;
           for (std::size_t k = 0; k < r.count; ++k)
@@ -97,7 +58,7 @@ class PortableBlocks final : public PreparedBlocks {
       case 16: return run_fixed<16>(in, out, begin, end);
       default: {
         auto block = [&](int program, const char* i, char* o) {
-          const Program& p = programs_[program];
+          const ElementMoves& p = programs_[program];
           move_bytes(p.moves.data(), p.moves.size(), elem_bytes_, i, o);
         };
         return walk(loops_.data(), static_cast<int>(loops_.size()), begin, end, in, out, block);
@@ -116,14 +77,14 @@ class PortableBlocks final : public PreparedBlocks {
   template <int Bytes>
   void run_fixed(const char* in, char* out, std::int64_t begin, std::int64_t end) const {
     auto block = [&](int program, const char* i, char* o) {
-      const Program& p = programs_[program];
+      const ElementMoves& p = programs_[program];
       move_elements<Bytes>(p.moves.data(), p.moves.size(), i, o);
     };
     walk(loops_.data(), static_cast<int>(loops_.size()), begin, end, in, out, block);
   }
 
   std::vector<WalkLoop> loops_;
-  std::vector<Program> programs_;
+  std::vector<ElementMoves> programs_;
   std::int64_t elem_bytes_;
   RowSink sink_;
   std::size_t scratch_bytes_ = 0;
@@ -135,8 +96,8 @@ class PortableBlocks final : public PreparedBlocks {
 std::unique_ptr<PreparedBlocks> prepare_portable(const BlockTables& tables, std::int64_t elem_bytes,
                                                  const PrepareOptions& options) {
   const std::int64_t out_bytes = options.sink ? options.sink->out_elem_bytes : elem_bytes;
-  std::vector<Program> programs;
-  for (const auto& t : tables.programs) programs.push_back(trace(t, tables.lanes, tables.butterfly, elem_bytes, out_bytes));
+  std::vector<ElementMoves> programs;
+  for (const auto& t : tables.programs) programs.push_back(element_moves(t, tables.lanes, tables.butterfly, elem_bytes, out_bytes));
   return std::make_unique<PortableBlocks>(walk_loops(tables.loops, elem_bytes, out_bytes), std::move(programs),
                                           elem_bytes, options.sink);
 }

@@ -26,6 +26,7 @@ struct Program {
   unsigned uniform_passes;
   unsigned char pass_unit[kMaxPasses];
   bool full_loads, full_stores;
+  const ElementMoves* moves;  // a sparse program: element moves instead of the butterfly
 };
 
 struct Data {
@@ -84,6 +85,7 @@ struct BlockBody {
     constexpr int R = 1 << RegBits;
     constexpr int B = T::kBytes;
     const Program& p = programs[program];
+    if (p.moves && !sink->fn) return run_moves(*p.moves, in_elem_bytes, in, out);
     V v[R];
     if (p.full_loads) {
 #pragma GCC unroll 64
@@ -195,6 +197,7 @@ class SimdBlocks final : public PreparedBlocks {
       std::memcpy(p.pass_unit, sp.pass_unit, sizeof p.pass_unit);
       p.full_loads = sp.full_loads;
       p.full_stores = sp.full_stores;
+      p.moves = sp.moves ? &*sp.moves : nullptr;
       data_.programs.push_back(p);
     }
   }

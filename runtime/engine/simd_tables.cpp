@@ -157,6 +157,12 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
         for (std::size_t r = 0; r < regs; ++r) expand(*lists[r], elem_bytes, unit, vector_bytes, slot(r));
       }
     }
+    // About 2 cycles an element moved singly, against a load, a store and a shuffle per pass
+    // for every register of the butterfly.
+    std::int64_t valid = 0;
+    for (int c : p.load_count) valid += c;
+    if (2 * valid < static_cast<std::int64_t>(regs) * (out.passes + 2))
+      sp.moves = element_moves(p, tables.lanes, tables.butterfly, elem_bytes, out_elem_bytes);
     out.programs.push_back(std::move(sp));
   }
   return out;

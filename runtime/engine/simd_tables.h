@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/engine/block_tables.h"
+#include "runtime/engine/element_moves.h"
 
 namespace gentt::engine {
 
@@ -25,6 +26,9 @@ struct SimdProgram {
   unsigned uniform_passes = 0;       // bit s: pass s uses the index vectors of registers 0 and 1 << s
   unsigned char pass_unit[kMaxPasses] = {};  // unit bytes of each pass
   bool full_loads = false, full_stores = false;
+  // A sparse program (a tail block holding little valid data) runs as element moves instead,
+  // where they cost less than the butterfly over mostly padding (make_simd_tables).
+  std::optional<ElementMoves> moves;
 };
 
 struct SimdTables {
