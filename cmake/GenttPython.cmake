@@ -1,5 +1,6 @@
 # Decides whether the Python module (python/) is built: option GENTT_BUILD_PYTHON, ON by default
-# when Python 3 with NumPy and pybind11 are found.
+# when gentt is the top-level project and Python 3 with NumPy and pybind11 are found (a project
+# that adds gentt with add_subdirectory() gets it with -DGENTT_BUILD_PYTHON=ON).
 #
 # Debian's /usr/bin/python3 is the interpreter with python3-numpy; a pyenv or venv python3 that
 # comes first on PATH usually has no NumPy, so /usr/bin/python3 is preferred when it exists
@@ -20,7 +21,7 @@ else()
 endif()
 
 if(_gentt_python_missing STREQUAL "")
-  option(GENTT_BUILD_PYTHON "Build the Python module gentt (python/)" ON)
+  option(GENTT_BUILD_PYTHON "Build the Python module gentt (python/)" ${PROJECT_IS_TOP_LEVEL})
 else()
   option(GENTT_BUILD_PYTHON "Build the Python module gentt (python/)" OFF)
   if(GENTT_BUILD_PYTHON)
