@@ -175,9 +175,9 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
   emit_programs_and_run(w, k, elem, hooks);
   if (stream) {
     w.line("");
-    w.comment(fmt::format("The streaming variant (used when `out` is {}-byte aligned): loops in input order, "
+    w.comment(fmt::format("The streaming variant (used when `out` is {}-byte aligned): loops {}, "
                           "whole-line stores around the cache.",
-                          kLineBytes));
+                          kLineBytes, stream->tiled ? "in cache tiles" : "in input order"));
     emit_programs_and_run(w, *stream, elem, hooks);
   }
   w.line("");

@@ -51,6 +51,7 @@ std::string plan_summary(const Plan& plan, const Kernel& kernel) {
     s += fmt::format("  program {} ({}): {} loads, {} shuffles, {} stores\n", i, kernel.programs[i].what, n.loads,
                      n.shuffles, n.stores);
   }
+  if (kernel.tiled) s += kernel.tiling + "\n";
   return s;
 }
 

@@ -75,6 +75,8 @@ struct Kernel {
   std::vector<BlockProgram> programs;  // size 2^(number of tail bits)
   int unroll = 1;                      // iterations of the innermost loop per unrolled program
   std::vector<BlockProgram> unrolled;  // empty when unroll == 1, else one per program
+  bool tiled = false;                  // the loops walk cache tiles (ir/tiling.h)
+  std::string tiling;                  // why they do or do not
 
   int64_t iterations() const;          // product of loop counts (1 when there are no loops)
 };

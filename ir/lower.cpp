@@ -1,6 +1,7 @@
 #include "ir/lower.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <numeric>
 
@@ -179,18 +180,37 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
   kernel.in_elements = 1;
   for (int64_t n : c.shape) kernel.in_elements *= n;
 
-  // Output order, outermost first: consecutive blocks write neighbouring output. Streaming
-  // stores need no write locality, so the streaming variant reads in input order instead.
-  const BlockLoops walk = make_block_loops(plan, options.streaming ? LoopOrder::input : LoopOrder::output);
-  kernel.loops = walk.loops;
+  // Output order, outermost first: consecutive blocks write neighbouring output.
+  BlockLoops walk = make_block_loops(plan, LoopOrder::output);
 
-  // One block program per combination of tails.
+  // One block program per combination of tails (tail bits are numbered by the walk's loops).
   const BlockSpace space(plan);
-  for (int mask = 0; mask < (1 << walk.tail_block_index.size()); ++mask) {
-    std::string what;
-    std::vector<int64_t> valid = valid_extents(plan, walk, mask, &what);
-    kernel.programs.push_back(ProgramBuilder(plan, space, std::move(valid)).build(what));
+  auto build_programs = [&] {
+    kernel.programs.clear();
+    for (int mask = 0; mask < (1 << walk.tail_block_index.size()); ++mask) {
+      std::string what;
+      std::vector<int64_t> valid = valid_extents(plan, walk, mask, &what);
+      kernel.programs.push_back(ProgramBuilder(plan, space, std::move(valid)).build(what));
+    }
+  };
+  build_programs();
+
+  // Large outputs: the reading and the writing loop walked in cache tiles (tiling keeps the
+  // loops' tail bits, so the programs above stay valid). Streaming stores need no write
+  // locality: an untiled streaming variant reads in input order instead.
+  int64_t block_in = 0;
+  for (const Op& op : kernel.programs.front().ops)
+    if (op.kind == OpKind::load) block_in += op.count * c.elem_bytes;
+  const TileChoice tiling = tile_loops(walk, kernel.in_elements * c.elem_bytes,
+                                       options.tile_min_bytes > 0 ? options.tile_min_bytes : INT64_MAX, block_in,
+                                       options.tile_cache_bytes);
+  kernel.tiled = tiling.tiled;
+  kernel.tiling = tiling.reason;
+  if (options.streaming && !tiling.tiled) {
+    walk = make_block_loops(plan, LoopOrder::input);
+    build_programs();
   }
+  kernel.loops = walk.loops;
   if (options.streaming)
     for (auto& prog : kernel.programs)
       for (auto& op : prog.ops)

@@ -5,6 +5,7 @@
 
 #include "ir/kernel.h"
 #include "ir/plan.h"
+#include "ir/tiling.h"
 
 namespace gentt {
 
@@ -13,6 +14,9 @@ struct LowerOptions {
   // so that reads are sequential, and every whole-vector store at a lane-aligned offset marked
   // `stream`. Only for plans that stream_alignment_problem() accepts.
   bool streaming = false;
+  // Cache tiling (ir/tiling.h) of outputs of at least this many bytes; 0: never.
+  int64_t tile_min_bytes = kTileMinBytes;
+  int64_t tile_cache_bytes = kTileCacheBytes;  // a tile's input lines fit this budget
 };
 
 Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOptions& options = {});

@@ -7,6 +7,7 @@
 #include "ir/error.h"
 #include "ir/lower.h"
 #include "ir/stream.h"
+#include "ir/tiling.h"
 #include "ir/verify.h"
 
 namespace gentt {
@@ -28,6 +29,8 @@ Lowered run_pipeline(const Problem& problem) {
   out.plan = make_plan(c, lanes_for(problem.target, problem.dtype.bytes));
   out.kernel = lower(out.plan, problem.name);
   verify_kernel(out.kernel);
+  // Tiling is only considered for large outputs: small kernels' explanations stay as they were.
+  if (out.kernel.in_elements * problem.dtype.bytes >= kTileMinBytes) out.plan.reasons.push_back(out.kernel.tiling);
   const StreamChoice choice =
       choose_streaming(out.kernel, problem.stores, target_streams(problem.target), problem.target.vector_bits / 8);
   out.plan.reasons.push_back(choice.reason);

@@ -57,11 +57,12 @@ StreamChoice choose_streaming(const Kernel& cached, StoreMode mode, bool target_
     return {false, fmt::format("stores: cached (the output, {}, is below the {} from which streaming pays)",
                                size_text(bytes), size_text(kStreamMinBytes))};
   return {true, fmt::format("stores: streaming when `out` is 64-byte aligned ({}): whole-line stores bypass the "
-                            "cache and the loops run in input order so reads are sequential; otherwise the "
-                            "cached variant in output order",
+                            "cache and {}; otherwise the cached variant",
                             mode == StoreMode::streaming ? "the spec says `stores: streaming`"
                                                          : fmt::format("the output, {}, is at least {}",
-                                                                       size_text(bytes), size_text(kStreamMinBytes)))};
+                                                                       size_text(bytes), size_text(kStreamMinBytes)),
+                            cached.tiled ? "the loops walk the same cache tiles"
+                                         : "the loops run in input order so reads are sequential")};
 }
 
 }  // namespace gentt

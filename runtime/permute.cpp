@@ -15,11 +15,11 @@
 #include "ir/plan.h"
 #include "ir/problem.h"
 #include "ir/stream.h"
+#include "ir/tiling.h"
 #include "runtime/engine/block_tables.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/strided_problem.h"
 #include "runtime/engine/thread_pool.h"
-#include "runtime/engine/tiling.h"
 #include "runtime/engine/transform.h"
 #include "runtime/engine/walk.h"
 
@@ -32,9 +32,6 @@ constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
 // worker costs a few microseconds; a core copies about 64 KiB in that time).
 constexpr std::int64_t kMinBytesPerPart = 64 << 10;
 constexpr int kMaxThreads = 1024;
-// The input lines of one tile should stay in L2 while it is walked (1 MiB per core on the
-// machines measured; 32x32 blocks of 1 KiB measured best on 4096² float32).
-constexpr std::int64_t kTileCacheBytes = 1 << 20;
 
 std::string join(const std::vector<std::int64_t>& v) {
   std::string s;
@@ -320,13 +317,13 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   }
   if (!tables) throw std::logic_error("gentt: no block plan for a one-element block (internal error)");
 
-  // Cache tiling of the two loops that read and write in order (engine/tiling.h), for outputs
+  // Cache tiling of the two loops that read and write in order (ir/tiling.h), for outputs
   // far larger than the caches.
-  engine::TileChoice tiling;
+  TileChoice tiling;
   if (simd) {
     std::int64_t block_in = 0;
     for (int c : tables->programs.front().load_count) block_in += c * elem_bytes;
-    tiling = engine::tile_loops(tables->loops, out_total, kStreamMinBytes, block_in, kTileCacheBytes);
+    tiling = tile_loops(tables->loops, out_total, kTileMinBytes, block_in, kTileCacheBytes);
   }
 
   // Streaming stores (ir/stream.h's rule): whole-line vectors, every loop and every full store
@@ -370,7 +367,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
  text << "  " << impl->cached->describe() << "\n";
   if (impl->transform) text << "transform: " << impl->transform->describe() << "\n";
   for (const auto& r : plan.reasons) text << "  " << r << "\n";
-  text << "loops: " << tiling.reason << "\n";
+  text << tiling.reason << "\n";
   text << "stores: "
        << (!impl->stream ? "cached"
            : tiling.tiled ? "streaming when out is 64-byte aligned (tiled output-order loops)"

@@ -1,32 +1,33 @@
-#include "runtime/engine/tiling.h"
+#include "ir/tiling.h"
 
+#include <algorithm>
 #include <cstdlib>
 
-namespace gentt::engine {
+namespace gentt {
 
 namespace {
 
-constexpr std::int64_t kMinTile = 16;
+constexpr int64_t kMinTile = 16;
 
 // The largest divisor of n in [1, limit].
-std::int64_t divisor_at_most(std::int64_t n, std::int64_t limit) {
-  for (std::int64_t d = std::min(n, limit); d > 1; --d)
+int64_t divisor_at_most(int64_t n, int64_t limit) {
+  for (int64_t d = std::min(n, limit); d > 1; --d)
     if (n % d == 0) return d;
   return 1;
 }
 
 }  // namespace
 
-TileChoice tile_loops(BlockLoops& walk, std::int64_t out_bytes, std::int64_t min_bytes, std::int64_t block_in_bytes,
-                      std::int64_t cache_bytes) {
+TileChoice tile_loops(BlockLoops& walk, int64_t out_bytes, int64_t min_bytes, int64_t block_in_bytes,
+                      int64_t cache_bytes) {
   TileChoice choice;
   auto& loops = walk.loops;
   if (out_bytes < min_bytes) {
-    choice.reason = "no tiling (the output fits the caches)";
+    choice.reason = "loops: no tiling (the output fits the caches)";
     return choice;
   }
   if (loops.size() < 2) {
-    choice.reason = "no tiling (one loop)";
+    choice.reason = "loops: no tiling (one loop)";
     return choice;
   }
   const size_t w = loops.size() - 1;
@@ -35,17 +36,17 @@ TileChoice tile_loops(BlockLoops& walk, std::int64_t out_bytes, std::int64_t min
     if (r == w || std::llabs(loops[d].in_stride) < std::llabs(loops[r].in_stride)) r = d;
   // Tail chunks run only on a loop's last iteration: a tiled loop must not carry a tail bit.
   if (loops[w].tail_bit >= 0 || loops[r].tail_bit >= 0 || std::llabs(loops[r].in_stride) >= std::llabs(loops[w].in_stride)) {
-    choice.reason = "no tiling (the loops already read in order, or carry tails)";
+    choice.reason = "loops: no tiling (the loops already read in order, or carry tails)";
     return choice;
   }
   // Square tiles whose input lines fit the budget.
-  std::int64_t side = 1;
+  int64_t side = 1;
   while ((side * 2) * (side * 2) * block_in_bytes <= cache_bytes) side *= 2;
-  const std::int64_t tr = divisor_at_most(loops[r].count, side), tw = divisor_at_most(loops[w].count, side);
+  const int64_t tr = divisor_at_most(loops[r].count, side), tw = divisor_at_most(loops[w].count, side);
   // Measured: 32x32 doubles 4096² float32; a 24x12 tile halved a TTC case. Only square-ish
   // tiles of at least 16x16 blocks are taken.
   if (tr < kMinTile || tw < kMinTile || (tr == loops[r].count && tw == loops[w].count)) {
-    choice.reason = "no tiling (the loops are too short or have no divisor for a tile)";
+    choice.reason = "loops: no tiling (the loops are too short or have no divisor for a tile)";
     return choice;
   }
   LoopDim r_out = loops[r], r_in = loops[r], w_out = loops[w], w_in = loops[w];
@@ -70,9 +71,9 @@ TileChoice tile_loops(BlockLoops& walk, std::int64_t out_bytes, std::int64_t min
   choice.tiled = true;
   choice.read_tile = tr;
   choice.write_tile = tw;
-  choice.reason = "tiles of " + std::to_string(tr) + " x " + std::to_string(tw) + " blocks (" + r_in.what + " x " +
+  choice.reason = "loops: tiles of " + std::to_string(tr) + " x " + std::to_string(tw) + " blocks (" + r_in.what + " x " +
                   w_in.what + "): a tile's input lines fit " + std::to_string(cache_bytes >> 10) + " KiB";
   return choice;
 }
 
-}  // namespace gentt::engine
+}  // namespace gentt

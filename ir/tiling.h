@@ -1,0 +1,39 @@
+// Cache tiling of a plan's block loops for tensors far larger than the caches. Shared by
+// lowering (the generated kernels) and the run-time engine, so both walk the same tiles.
+//
+// In output order the innermost loop W writes neighbouring output, but its blocks read input
+// rows far apart; the loop R with the smallest input stride reads neighbouring input. Walking
+// R and W in tiles of tr x tw blocks keeps the input lines a tile touches in L2 while each line
+// is used, and the output lines in the write-combining or cache path:
+//   [... other loops, R / tr, W / tw, tr, tw]
+// Measured on 4096^2 float32 (AVX-512): 15.8 GB/s untiled, 20.8 with 32x32-block tiles, 23.6
+// with tiles and streaming stores, against 10.4 for the input-order streaming walk.
+// Tile counts must divide the loops' counts (the walk has no partial tiles): the largest
+// divisor not above the target is used, and a loop too short to tile is left alone.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "ir/loops.h"
+
+namespace gentt {
+
+// Outputs of at least this many bytes are tiled (as for streaming stores: ir/stream.h).
+inline constexpr int64_t kTileMinBytes = int64_t{4} << 20;
+// The input lines of one tile should stay in L2 while the tile is walked (1 MiB per core on
+// the machines measured; half of it leaves room for the output's lines and the other core).
+inline constexpr int64_t kTileCacheBytes = int64_t{1} << 20;
+
+struct TileChoice {
+  bool tiled = false;
+  int64_t read_tile = 1, write_tile = 1;  // blocks
+  std::string reason;                     // for explain, the banner and describe()
+};
+
+// Tiles `loops` in place when the output is at least `min_bytes`; block_in_bytes are the
+// bytes one full block reads, cache_bytes the budget for one tile's input lines.
+TileChoice tile_loops(BlockLoops& loops, int64_t out_bytes, int64_t min_bytes, int64_t block_in_bytes,
+                      int64_t cache_bytes);
+
+}  // namespace gentt

@@ -1,0 +1,99 @@
+// ir/tiling.h: which loops are cut into cache tiles, and tiled kernels (cached and streaming
+// variants) move every element exactly as the reference does, whole and in parts.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <bit>
+#include <numeric>
+
+#include "gentt/reference.h"
+#include "ir/canonical.h"
+#include "ir/interpret.h"
+#include "ir/lower.h"
+#include "ir/pipeline.h"
+#include "ir/plan.h"
+#include "ir/stream.h"
+#include "ir/tiling.h"
+#include "ir/verify.h"
+#include "tests/ir/random_problem.h"
+
+using namespace gentt;
+
+TEST_CASE("tiling: a large 2-D transpose walks 32 x 32-block tiles; small outputs are not tiled", "[tiling]") {
+  const Plan big = make_plan(canonicalize(4, {4096, 4096}, {1, 0}), 16);
+  const Kernel k = lower(big, "k");
+  REQUIRE(k.tiled);
+  CHECK_THAT(k.tiling, Catch::StartsWith("loops: tiles of 32 x 32 blocks"));
+  REQUIRE(k.loops.size() == 4);
+  CHECK(k.loops[2].count == 32);
+  CHECK(k.loops[3].count == 32);
+  CHECK(k.iterations() == 256 * 256);
+  verify_kernel(k);
+
+  const Kernel small = lower(make_plan(canonicalize(4, {512, 512}, {1, 0}), 16), "k");
+  CHECK_FALSE(small.tiled);
+  CHECK_THAT(small.tiling, Catch::Contains("fits the caches"));
+
+  // A loop count with no divisor near the tile (7248 / 16 = 453 = 3 x 151) is left untiled.
+  const Kernel prime = lower(make_plan(canonicalize(4, {7248, 7248}, {1, 0}), 16), "k");
+  CHECK_FALSE(prime.tiled);
+  CHECK_THAT(prime.tiling, Catch::Contains("no divisor"));
+}
+
+TEST_CASE("tiling: explain and the streaming variant say when the loops are tiled", "[tiling]") {
+  Problem p;
+  p.name = "k";
+  p.dtype = Dtype{"float32", 4};
+  p.shape = {2048, 4096};
+  p.perm = {1, 0};
+  p.target = Target{Isa::avx512, 512};
+  const Lowered l = run_pipeline(p);
+  REQUIRE(l.kernel.tiled);
+  REQUIRE(l.stream_kernel);
+  CHECK(l.stream_kernel->tiled);
+  CHECK(l.stream_kernel->loops.size() == l.kernel.loops.size());
+  bool said = false;
+  for (const auto& r : l.plan.reasons) said |= r.starts_with("loops: tiles of");
+  CHECK(said);
+}
+
+TEST_CASE("tiling: random tiled kernels match the reference, whole and in parts", "[tiling][property]") {
+  std::mt19937_64 rng(808);
+  int tiled = 0;
+  for (int c = 0; c < 24; ++c) {
+    // Two axes of 32-64 blocks and an outer axis, all element sizes: the smallest tensors that
+    // take tiles of at least 16 x 16 blocks.
+    static const int64_t sizes[] = {1, 2, 4, 8, 3, 16};
+    const int64_t elem_bytes = sizes[c % 6];
+    const int lanes = static_cast<int>(std::bit_floor(static_cast<uint64_t>(std::max<int64_t>(1, 64 / elem_bytes))));
+    std::vector<int64_t> shape = {1 + static_cast<int64_t>(rng() % 3), lanes * 16 * (2 + static_cast<int64_t>(rng() % 3)),
+                                  lanes * 16 * (2 + static_cast<int64_t>(rng() % 2))};
+    std::vector<int> perm = {0, 1, 2};
+    do std::shuffle(perm.begin(), perm.end(), rng);
+    while (perm[2] == 2);
+    const Plan plan = make_plan(canonicalize(elem_bytes, shape, perm), lanes);
+    LowerOptions options{.streaming = (c % 2) == 1, .tile_min_bytes = 1};
+    const Kernel cached = lower(plan, "k", LowerOptions{.tile_min_bytes = 1});
+    if (options.streaming && !choose_streaming(cached, StoreMode::streaming, true, 64).stream) options.streaming = false;
+    const Kernel k = lower(plan, "k", options);
+    INFO(fmt::format("case {}: elem_bytes {} shape ({}) perm ({}) streaming {}: {}", c, elem_bytes, fmt::join(shape, ","),
+                     fmt::join(perm, ","), options.streaming, k.tiling));
+    if (!k.tiled) continue;
+    ++tiled;
+    verify_kernel(k);
+    const int64_t n = std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<>());
+    const auto in = test::random_bytes(rng, static_cast<size_t>(n * elem_bytes));
+    std::vector<unsigned char> want(in.size()), got(in.size(), 0xEE);
+    reference_permute(in.data(), want.data(), elem_bytes, shape, perm);
+    const int parts = 1 + static_cast<int>(rng() % 5);
+    std::vector<int> order(static_cast<size_t>(parts));
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng);
+    for (int part : order) interpret_part(k, in.data(), got.data(), part, parts);
+    REQUIRE(got == want);
+  }
+  CHECK(tiled >= 12);
+}
