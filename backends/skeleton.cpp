@@ -30,9 +30,9 @@ std::string block_call(const std::string& n, int p, int unroll = 1) {
 
 // The innermost loop's run [i, stop) for one combination of outer tails (`outer_program`):
 // a tight loop of full blocks, then the innermost loop's own tail block if the run reaches it.
-void emit_inner_run(CodeWriter& w, const Kernel& k, int outer_program) {
-  const size_t d = k.loops.size() - 1;
-  const LoopDim& L = k.loops[d];
+void emit_inner_run(CodeWriter& w, const Kernel& k, const std::vector<LoopDim>& loops, int outer_program) {
+  const size_t d = loops.size() - 1;
+  const LoopDim& L = loops[d];
   const std::string step =
       fmt::format("++i{}, in_off += {}, out_off += {}", d, L.in_stride, L.out_stride);
   std::string limit = "stop";
@@ -51,9 +51,9 @@ void emit_inner_run(CodeWriter& w, const Kernel& k, int outer_program) {
   });
 }
 
-// NAME_run: the loop nest over flat iterations [begin, end).
-void emit_run(CodeWriter& w, const Kernel& k, const std::string& elem) {
-  const auto& L = k.loops;
+// `fname`: the loop nest `L` over flat iterations [begin, end).
+void emit_nest(CodeWriter& w, const Kernel& k, const std::vector<LoopDim>& L, const std::string& fname,
+               const std::string& elem) {
   const std::string& n = k.name;
   w.comment("Runs flat iterations [begin, end) of the loop nest (outermost first):");
   for (size_t d = 0; d < L.size(); ++d)
@@ -61,7 +61,7 @@ void emit_run(CodeWriter& w, const Kernel& k, const std::string& elem) {
                           L[d].out_stride, L[d].tail_bit >= 0 ? fmt::format(", tail bit {}", L[d].tail_bit) : "",
                           L[d].what));
   if (L.empty()) w.comment("  (no loops: the whole tensor is one block)");
-  w.block(fmt::format("void {0}_run(const {1}* in, {1}* out, std::int64_t begin, std::int64_t end)", n, elem),
+  w.block(fmt::format("void {0}(const {1}* in, {1}* out, std::int64_t begin, std::int64_t end)", fname, elem),
           [&] {
             if (L.empty()) {
               w.linef("if (begin < end) {}_block0(in, out);", n);
@@ -91,7 +91,7 @@ void emit_run(CodeWriter& w, const Kernel& k, const std::string& elem) {
                 if (L[d].tail_bit >= 0)
                   tails.push_back(fmt::format("(i{} == {} ? {} : 0)", d, L[d].count - 1, 1 << L[d].tail_bit));
               if (tails.empty()) {
-                emit_inner_run(w, k, 0);
+                emit_inner_run(w, k, L, 0);
               } else {
                 const std::string select = tails.size() == 1 ? tails[0].substr(1, tails[0].size() - 2)
                                                              : fmt::format("{}", fmt::join(tails, " | "));
@@ -100,7 +100,7 @@ void emit_run(CodeWriter& w, const Kernel& k, const std::string& elem) {
                   for (int p = 0; p < static_cast<int>(k.programs.size()); ++p) {
                     if (p & inner_bit) continue;
                     w.block(fmt::format("case {}:", p), [&] {
-                      emit_inner_run(w, k, p);
+                      emit_inner_run(w, k, L, p);
                       w.line("break;");
                     });
                   }
@@ -120,6 +120,36 @@ void emit_run(CodeWriter& w, const Kernel& k, const std::string& elem) {
               };
               w.block(fmt::format("if (i{} == {})", last, L[last].count), [&] { carry(last); });
             });
+          });
+}
+
+// NAME_run: flat iterations [begin, end) of the kernel: its loop nest, or its regions' nests
+// one after the other (cache tiles with remainders, ir/tiling.h).
+void emit_run(CodeWriter& w, const Kernel& k, const std::string& elem) {
+  if (k.regions.empty()) return emit_nest(w, k, k.loops, k.name + "_run", elem);
+  std::vector<int64_t> start, count;
+  for (size_t g = 0; g < k.regions.size(); ++g) {
+    int64_t c = 1;
+    for (const auto& l : k.regions[g].loops) c *= l.count;
+    start.push_back(g == 0 ? 0 : start.back() + count.back());
+    count.push_back(c);
+    w.comment(fmt::format("Region {}: flat iterations [{}, {}), blocks from in + {}, out + {}.", g, start[g],
+                          start[g] + c, k.regions[g].in_offset, k.regions[g].out_offset));
+    emit_nest(w, k, k.regions[g].loops, fmt::format("{}_run_r{}", k.name, g), elem);
+    w.line("");
+  }
+  w.comment("Runs flat iterations [begin, end): each region's share, in region order.");
+  w.block(fmt::format("void {0}_run(const {1}* in, {1}* out, std::int64_t begin, std::int64_t end)", k.name, elem),
+          [&] {
+            for (size_t g = 0; g < k.regions.size(); ++g) {
+              const int64_t s0 = start[g], s1 = start[g] + count[g];
+              if (s0 == 0)
+                w.linef("if (begin < {0}) {1}_run_r{2}(in, out, begin, end < {0} ? end : {0});", s1, k.name, g);
+              else
+                w.linef("if (begin < {1} && end > {0}) {2}_run_r{3}(in + {4}, out + {5}, begin > {0} ? begin - {0} : 0, "
+                        "(end < {1} ? end : {1}) - {0});",
+                        s0, s1, k.name, g, k.regions[g].in_offset, k.regions[g].out_offset);
+            }
           });
 }
 

@@ -66,6 +66,13 @@ struct BlockProgram {
   std::vector<Op> ops;
 };
 
+// One rectangular loop nest over part of a kernel's blocks, its base `in_offset` /
+// `out_offset` elements from the tensors' (cache tiles with remainders: ir/tiling.h).
+struct LoopRegion {
+  int64_t in_offset = 0, out_offset = 0;
+  std::vector<LoopDim> loops;  // outermost first
+};
+
 struct Kernel {
   std::string name;
   int64_t elem_bytes = 0;
@@ -77,8 +84,13 @@ struct Kernel {
   std::vector<BlockProgram> unrolled;  // empty when unroll == 1, else one per program
   bool tiled = false;                  // the loops walk cache tiles (ir/tiling.h)
   std::string tiling;                  // why they do or do not
+  // Tiles with remainders: the nests that walk the blocks one after the other (flat iterations
+  // of region 0 first), `loops` being region 0's. Empty: one nest, `loops` from offset 0. Every
+  // region's innermost loop has the strides of `loops.back()`.
+  std::vector<LoopRegion> regions;
 
-  int64_t iterations() const;          // product of loop counts (1 when there are no loops)
+  std::vector<LoopRegion> nests() const;  // `regions`, or the one nest of `loops`
+  int64_t iterations() const;             // blocks over every nest (1 when there are no loops)
 };
 
 }  // namespace gentt

@@ -7,6 +7,22 @@
 
 namespace gentt {
 
+std::vector<LoopRegion> Kernel::nests() const {
+  if (!regions.empty()) return regions;
+  return {LoopRegion{0, 0, loops}};
+}
+
+int64_t Kernel::iterations() const {
+  int64_t total = 0;
+  for (const auto& g : nests()) {
+    int64_t n = 1;
+    for (const auto& l : g.loops) n *= l.count;
+    total += n;
+  }
+  return total;
+}
+
+
 BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
   const Canonical& c = plan.problem;
   struct Walk {

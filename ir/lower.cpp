@@ -16,12 +16,6 @@
 
 namespace gentt {
 
-int64_t Kernel::iterations() const {
-  int64_t n = 1;
-  for (const auto& l : loops) n *= l.count;
-  return n;
-}
-
 namespace {
 
 // What a value physically holds: element id per lane (-1: nothing of use).
@@ -203,9 +197,10 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
     if (op.kind == OpKind::load) block_in += op.count * c.elem_bytes;
   const TileChoice tiling = tile_loops(walk, kernel.in_elements * c.elem_bytes,
                                        options.tile_min_bytes > 0 ? options.tile_min_bytes : INT64_MAX, block_in,
-                                       options.tile_cache_bytes);
+                                       options.tile_cache_bytes, /*remainders=*/true);
   kernel.tiled = tiling.tiled;
   kernel.tiling = tiling.reason;
+  if (tiling.regions.size() > 1) kernel.regions = tiling.regions;
   if (options.streaming && !tiling.tiled) {
     walk = make_block_loops(plan, LoopOrder::input);
     build_programs();

@@ -71,6 +71,16 @@ std::string print_kernel(const Kernel& k) {
     if (L.tail_bit >= 0) s += fmt::format(" tail_bit={}", L.tail_bit);
     s += fmt::format("  # {}\n", L.what);
   }
+  for (size_t g = 1; g < k.regions.size(); ++g) {
+    const auto& R = k.regions[g];
+    s += fmt::format("region {} (after region {}; base in+{} out+{}):\n", g, g - 1, R.in_offset, R.out_offset);
+    for (size_t i = 0; i < R.loops.size(); ++i) {
+      const auto& L = R.loops[i];
+      s += fmt::format("  L{} count={} in_stride={} out_stride={}", i, L.count, L.in_stride, L.out_stride);
+      if (L.tail_bit >= 0) s += fmt::format(" tail_bit={}", L.tail_bit);
+      s += fmt::format("  # {}\n", L.what);
+    }
+  }
   for (size_t pi = 0; pi < k.programs.size(); ++pi) print_program(s, fmt::format("program {}", pi), k.programs[pi]);
   if (k.unroll > 1) {
     s += fmt::format("unroll {}: runs of the innermost loop use these while {} blocks remain\n", k.unroll, k.unroll);
@@ -90,6 +100,17 @@ nlohmann::ordered_json kernel_to_json(const Kernel& k) {
   for (const auto& L : k.loops)
     j["loops"].push_back({{"count", L.count}, {"in_stride", L.in_stride}, {"out_stride", L.out_stride},
                           {"tail_bit", L.tail_bit}, {"what", L.what}});
+  if (!k.regions.empty()) {  // tiles with remainders: every nest, region 0 being `loops`
+    j["regions"] = nlohmann::ordered_json::array();
+    for (const auto& g : k.regions) {
+      nlohmann::ordered_json r{{"in_offset", g.in_offset}, {"out_offset", g.out_offset}};
+      r["loops"] = nlohmann::ordered_json::array();
+      for (const auto& L : g.loops)
+        r["loops"].push_back({{"count", L.count}, {"in_stride", L.in_stride}, {"out_stride", L.out_stride},
+                              {"tail_bit", L.tail_bit}, {"what", L.what}});
+      j["regions"].push_back(std::move(r));
+    }
+  }
   j["programs"] = nlohmann::ordered_json::array();
   for (const auto& p : k.programs) j["programs"].push_back(program_to_json(p));
   j["unroll"] = k.unroll;

@@ -15,11 +15,17 @@ std::string size_text(int64_t bytes) {
 
 // Why the cached kernel's full-block stores cannot all land on whole lines, or "" when they can.
 std::string alignment_problem(const Kernel& k) {
-  for (const auto& L : k.loops)
-    if (L.out_stride % k.lanes != 0)
-      return fmt::format("output rows do not start on 64-byte lines (the loop over {} steps the output by {} "
-                         "elements, not a multiple of {})",
-                         L.what, L.out_stride, k.lanes);
+  for (const auto& g : k.nests()) {
+    if (g.out_offset % k.lanes != 0)
+      return fmt::format("output rows do not start on 64-byte lines (a region of the tiles starts at output "
+                         "offset {}, not a multiple of {})",
+                         g.out_offset, k.lanes);
+    for (const auto& L : g.loops)
+      if (L.out_stride % k.lanes != 0)
+        return fmt::format("output rows do not start on 64-byte lines (the loop over {} steps the output by {} "
+                           "elements, not a multiple of {})",
+                           L.what, L.out_stride, k.lanes);
+  }
   bool whole = false;
   for (const auto& op : k.programs.front().ops) {
     if (op.kind != OpKind::store || op.count != k.lanes) continue;

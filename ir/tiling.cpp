@@ -9,17 +9,38 @@ namespace {
 
 constexpr int64_t kMinTile = 16;
 
-// The largest divisor of n in [1, limit].
-int64_t divisor_at_most(int64_t n, int64_t limit) {
-  for (int64_t d = std::min(n, limit); d > 1; --d)
-    if (n % d == 0) return d;
-  return 1;
+// `loop` walked in steps of `tile` iterations (the tile-count loop), `count` iterations in all.
+LoopDim tile_steps(const LoopDim& loop, int64_t tile, int64_t count) {
+  LoopDim t = loop;
+  t.count = count / tile;
+  t.in_stride *= tile;
+  t.out_stride *= tile;
+  t.tail_bit = -1;
+  t.what += " (tiles)";
+  return t;
+}
+
+LoopDim with_count(const LoopDim& loop, int64_t count, bool keep_tail) {
+  LoopDim l = loop;
+  l.count = count;
+  if (!keep_tail) l.tail_bit = -1;
+  return l;
 }
 
 }  // namespace
 
+int64_t TileChoice::iterations() const {
+  int64_t n = 0;
+  for (const auto& region : regions) {
+    int64_t k = 1;
+    for (const auto& l : region.loops) k *= l.count;
+    n += k;
+  }
+  return n;
+}
+
 TileChoice tile_loops(BlockLoops& walk, int64_t out_bytes, int64_t min_bytes, int64_t block_in_bytes,
-                      int64_t cache_bytes) {
+                      int64_t cache_bytes, bool remainders) {
   TileChoice choice;
   auto& loops = walk.loops;
   if (out_bytes < min_bytes) {
@@ -34,45 +55,69 @@ TileChoice tile_loops(BlockLoops& walk, int64_t out_bytes, int64_t min_bytes, in
   size_t r = w;
   for (size_t d = 0; d < w; ++d)
     if (r == w || std::llabs(loops[d].in_stride) < std::llabs(loops[r].in_stride)) r = d;
-  // Tail chunks run only on a loop's last iteration: a tiled loop must not carry a tail bit.
-  if (loops[w].tail_bit >= 0 || loops[r].tail_bit >= 0 || std::llabs(loops[r].in_stride) >= std::llabs(loops[w].in_stride)) {
-    choice.reason = "loops: no tiling (the loops already read in order, or carry tails)";
+  if (std::llabs(loops[r].in_stride) >= std::llabs(loops[w].in_stride)) {
+    choice.reason = "loops: no tiling (the loops already read in order)";
     return choice;
   }
   // Square tiles whose input lines fit the budget.
   int64_t side = 1;
   while ((side * 2) * (side * 2) * block_in_bytes <= cache_bytes) side *= 2;
-  const int64_t tr = divisor_at_most(loops[r].count, side), tw = divisor_at_most(loops[w].count, side);
-  // Measured: 32x32 doubles 4096² float32; a 24x12 tile halved a TTC case. Only square-ish
-  // tiles of at least 16x16 blocks are taken.
-  if (tr < kMinTile || tw < kMinTile || (tr == loops[r].count && tw == loops[w].count)) {
-    choice.reason = "loops: no tiling (the loops are too short or have no divisor for a tile)";
+  const LoopDim R = loops[r], W = loops[w];
+  // Tail chunks run only on a loop's last iteration, which stays out of the full tiles.
+  auto tileable = [](const LoopDim& l) { return l.tail_bit >= 0 ? l.count - 1 : l.count; };
+  // The tile of side/2..side blocks that leaves the smallest remainder (a divisor leaves none).
+  auto best_tile = [&](int64_t n) {
+    int64_t best = side, best_main = (n / side) * side;
+    for (int64_t t = side - 1; t >= std::max(kMinTile, side / 2); --t)
+      if ((n / t) * t > best_main) best = t, best_main = (n / t) * t;
+    return best;
+  };
+  const int64_t nr = tileable(R), nw = tileable(W);
+  if (side < kMinTile || nr < kMinTile || nw < kMinTile || (nr <= side && nw <= side && R.tail_bit < 0 && W.tail_bit < 0)) {
+    choice.reason = "loops: no tiling (the loops are too short for a tile)";
     return choice;
   }
-  LoopDim r_out = loops[r], r_in = loops[r], w_out = loops[w], w_in = loops[w];
-  r_out.count /= tr;
-  r_out.in_stride *= tr;
-  r_out.out_stride *= tr;
-  r_in.count = tr;
-  r_out.what += " (tiles)";
-  w_out.count /= tw;
-  w_out.in_stride *= tw;
-  w_out.out_stride *= tw;
-  w_in.count = tw;
-  w_out.what += " (tiles)";
-  std::vector<LoopDim> next;
+  // Measured: 32x32 doubles 4096² float32; a 24x12 tile halved a TTC case. Only square-ish
+  // tiles of at least 16x16 blocks are taken.
+  const int64_t tr = best_tile(nr), tw = best_tile(nw);
+  const int64_t main_r = (nr / tr) * tr, main_w = (nw / tw) * tw;
+  if (main_r < tr || main_w < tw) {
+    choice.reason = "loops: no tiling (the loops are too short for a tile)";
+    return choice;
+  }
+  if (!remainders && (main_r != R.count || main_w != W.count)) {
+    choice.reason = "loops: no tiling (no tile divides the loops)";
+    return choice;
+  }
+  const int64_t rem_r = R.count - main_r, rem_w = W.count - main_w;
+  std::vector<LoopDim> others;
   for (size_t d = 0; d < loops.size(); ++d)
-    if (d != r && d != w) next.push_back(loops[d]);
-  next.push_back(r_out);
-  next.push_back(w_out);
-  next.push_back(r_in);
-  next.push_back(w_in);
-  loops = std::move(next);
+    if (d != r && d != w) others.push_back(loops[d]);
+  auto region = [&](int64_t in_off, int64_t out_off, std::vector<LoopDim> tail) {
+    LoopRegion g{in_off, out_off, others};
+    g.loops.insert(g.loops.end(), tail.begin(), tail.end());
+    choice.regions.push_back(std::move(g));
+  };
+  // Full tiles, then the remainder of W beside them, the remainder of R below them, the corner.
+  region(0, 0, {tile_steps(R, tr, main_r), tile_steps(W, tw, main_w), with_count(R, tr, false), with_count(W, tw, false)});
+  if (rem_w > 0)
+    region(main_w * W.in_stride, main_w * W.out_stride,
+           {tile_steps(R, tr, main_r), with_count(R, tr, false), with_count(W, rem_w, true)});
+  if (rem_r > 0)
+    region(main_r * R.in_stride, main_r * R.out_stride,
+           {tile_steps(W, tw, main_w), with_count(R, rem_r, true), with_count(W, tw, false)});
+  if (rem_r > 0 && rem_w > 0)
+    region(main_r * R.in_stride + main_w * W.in_stride, main_r * R.out_stride + main_w * W.out_stride,
+           {with_count(R, rem_r, true), with_count(W, rem_w, true)});
+  loops = choice.regions.front().loops;
   choice.tiled = true;
   choice.read_tile = tr;
   choice.write_tile = tw;
-  choice.reason = "loops: tiles of " + std::to_string(tr) + " x " + std::to_string(tw) + " blocks (" + r_in.what + " x " +
-                  w_in.what + "): a tile's input lines fit " + std::to_string(cache_bytes >> 10) + " KiB";
+  choice.reason = "loops: tiles of " + std::to_string(tr) + " x " + std::to_string(tw) + " blocks (" + R.what + " x " +
+                  W.what + "): a tile's input lines fit " + std::to_string(cache_bytes >> 10) + " KiB";
+  if (choice.regions.size() > 1)
+    choice.reason += "; the remainders (" + std::to_string(rem_r) + " and " + std::to_string(rem_w) +
+                     " blocks) in " + std::to_string(choice.regions.size() - 1) + " more loop nest(s)";
   return choice;
 }
 

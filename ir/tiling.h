@@ -8,12 +8,13 @@
 //   [... other loops, R / tr, W / tw, tr, tw]
 // Measured on 4096^2 float32 (AVX-512): 15.8 GB/s untiled, 20.8 with 32x32-block tiles, 23.6
 // with tiles and streaming stores, against 10.4 for the input-order streaming walk.
-// Tile counts must divide the loops' counts (the walk has no partial tiles): the largest
-// divisor not above the target is used, and a loop too short to tile is left alone.
+// The generated kernels take tiles that divide the loop counts (one loop nest); the run-time
+// engine also takes tiles with remainders, walked as further loop nests (regions).
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ir/loops.h"
 
@@ -28,12 +29,21 @@ inline constexpr int64_t kTileCacheBytes = int64_t{1} << 20;
 struct TileChoice {
   bool tiled = false;
   int64_t read_tile = 1, write_tile = 1;  // blocks
-  std::string reason;                     // for explain, the banner and describe()
+  // When tiled: the nests that together walk every block once, full tiles first. One region
+  // (offsets 0) when the tiles divide the loops; with remainders up to four: the full tiles, the
+  // rest of the writing loop beside them, the rest of the reading loop below them, the corner.
+  std::vector<LoopRegion> regions;
+  std::string reason;  // for explain, the banner and describe()
+
+  int64_t iterations() const;  // blocks over all regions
 };
 
-// Tiles `loops` in place when the output is at least `min_bytes`; block_in_bytes are the
-// bytes one full block reads, cache_bytes the budget for one tile's input lines.
+// Tiles `loops` when the output is at least `min_bytes`; block_in_bytes are the bytes one full
+// block reads, cache_bytes the budget for one tile's input lines. Without `remainders` only
+// tiles that divide the loop counts are taken (one region). On success `loops` becomes the first
+// region's nest. Tiling keeps every loop's tail bit on the loop's last iteration, so the block
+// programs of the untiled loops serve every region.
 TileChoice tile_loops(BlockLoops& loops, int64_t out_bytes, int64_t min_bytes, int64_t block_in_bytes,
-                      int64_t cache_bytes);
+                      int64_t cache_bytes, bool remainders = false);
 
 }  // namespace gentt

@@ -1,5 +1,7 @@
 #include "ir/verify.h"
 
+#include <bit>
+
 #include <fmt/format.h>
 
 #include "ir/bits.h"
@@ -66,60 +68,95 @@ void verify_program(const Kernel& k, size_t pi, int64_t max_in_base, int64_t max
 void verify_kernel(const Kernel& k) {
   if (!is_pow2(k.lanes) || k.lanes > 1024) fail(k, fmt::format("lanes {} is not a power of two <= 1024", k.lanes));
   if (k.elem_bytes < 1) fail(k, "element size < 1");
+  const std::vector<LoopRegion> nests = k.nests();
   int tail_bits = 0;
   for (const auto& L : k.loops) {
     if (L.count < 1) fail(k, "loop count < 1");
     if (L.in_stride < 0 || L.out_stride < 0) fail(k, "negative stride");
-    if (L.tail_bit >= 0) {
+    if (L.tail_bit >= 0 && k.regions.empty()) {
       if (L.tail_bit != tail_bits) fail(k, "tail bits must be numbered 0.. in loop order");
       ++tail_bits;
     }
+  }
+  if (!k.regions.empty()) {
+    // Regions of a tiling: each nest's tail bits distinct; together they number 0.. .
+    if (k.regions.front().loops.size() != k.loops.size()) fail(k, "loops are not region 0's");
+    unsigned all = 0;
+    for (const auto& g : k.regions) {
+      if (g.in_offset < 0 || g.out_offset < 0) fail(k, "negative region offset");
+      if (g.loops.empty() || g.loops.back().in_stride != k.loops.back().in_stride ||
+          g.loops.back().out_stride != k.loops.back().out_stride)
+        fail(k, "a region's innermost loop must step as the kernel's innermost loop");
+      unsigned seen = 0;
+      for (const auto& L : g.loops) {
+        if (L.count < 1) fail(k, "loop count < 1");
+        if (L.in_stride < 0 || L.out_stride < 0) fail(k, "negative stride");
+        if (L.tail_bit < 0) continue;
+        if (L.tail_bit >= 16 || ((seen >> L.tail_bit) & 1)) fail(k, "a region repeats a tail bit");
+        seen |= 1u << L.tail_bit;
+      }
+      all |= seen;
+    }
+    tail_bits = std::popcount(all);
+    if (all != (1u << tail_bits) - 1) fail(k, "the regions' tail bits are not numbered 0..");
   }
   bool streams = false;
   for (const auto& p : k.programs)
     for (const auto& op : p.ops) streams |= op.stream;
   if (streams)
-    for (const auto& L : k.loops)
-      if (L.out_stride % k.lanes != 0)
-        fail(k, fmt::format("streaming stores in a loop nest whose out_stride {} is not a multiple of {} lanes",
-                            L.out_stride, k.lanes));
+    for (const auto& g : nests) {
+      if (g.out_offset % k.lanes != 0)
+        fail(k, fmt::format("streaming stores in a region at output offset {}, not a multiple of {} lanes",
+                            g.out_offset, k.lanes));
+      for (const auto& L : g.loops)
+        if (L.out_stride % k.lanes != 0)
+          fail(k, fmt::format("streaming stores in a loop nest whose out_stride {} is not a multiple of {} lanes",
+                              L.out_stride, k.lanes));
+    }
   if (k.programs.size() != (size_t{1} << tail_bits))
     fail(k, fmt::format("{} programs for {} tail bits", k.programs.size(), tail_bits));
-  // Bounds: the largest base each program can run at (strides are non-negative).
-  for (size_t pi = 0; pi < k.programs.size(); ++pi) {
-    int64_t max_in = 0, max_out = 0;
-    bool reachable = true;
-    for (const auto& L : k.loops) {
-      int64_t last = L.count - 1;
-      if (L.tail_bit >= 0 && !((pi >> L.tail_bit) & 1)) {
-        if (L.count < 2) reachable = false;
-        last = L.count - 2;
-      }
-      max_in += last * L.in_stride;
-      max_out += last * L.out_stride;
-    }
-    if (reachable) verify_program(k, pi, max_in, max_out, k.programs);
-  }
-  // Unrolled programs: instance c runs at inner index i + c, and i + unroll never passes the
-  // innermost tail, so they start at most `unroll - 1` iterations before the last full one.
-  if (k.unroll > 1) {
-    if (k.loops.empty() || k.unrolled.size() != k.programs.size())
-      fail(k, "unrolled programs need an innermost loop and one entry per program");
-    const LoopDim& inner = k.loops.back();
-    for (size_t pi = 0; pi < k.unrolled.size(); ++pi) {
-      if (inner.tail_bit >= 0 && ((pi >> inner.tail_bit) & 1)) continue;
-      int64_t max_in = 0, max_out = 0;
+  for (const auto& g : nests) {
+    unsigned nest_bits = 0;
+    for (const auto& L : g.loops)
+      if (L.tail_bit >= 0) nest_bits |= 1u << L.tail_bit;
+    // Bounds: the largest base each program can run at in this nest (strides are non-negative).
+    for (size_t pi = 0; pi < k.programs.size(); ++pi) {
+      if (pi & ~static_cast<size_t>(nest_bits)) continue;  // selects a tail this nest does not walk
+      int64_t max_in = g.in_offset, max_out = g.out_offset;
       bool reachable = true;
-      for (size_t d = 0; d < k.loops.size(); ++d) {
-        const LoopDim& L = k.loops[d];
+      for (const auto& L : g.loops) {
         int64_t last = L.count - 1;
-        if (d + 1 == k.loops.size()) last = L.count - k.unroll - (L.tail_bit >= 0 ? 1 : 0);
-        else if (L.tail_bit >= 0 && !((pi >> L.tail_bit) & 1)) last = L.count - 2;
-        if (last < 0) reachable = false;
+        if (L.tail_bit >= 0 && !((pi >> L.tail_bit) & 1)) {
+          if (L.count < 2) reachable = false;
+          last = L.count - 2;
+        }
         max_in += last * L.in_stride;
         max_out += last * L.out_stride;
       }
-      if (reachable) verify_program(k, pi, max_in, max_out, k.unrolled);
+      if (reachable) verify_program(k, pi, max_in, max_out, k.programs);
+    }
+    // Unrolled programs: instance c runs at inner index i + c, and i + unroll never passes the
+    // innermost tail, so they start at most `unroll - 1` iterations before the last full one.
+    if (k.unroll > 1) {
+      if (g.loops.empty() || k.unrolled.size() != k.programs.size())
+        fail(k, "unrolled programs need an innermost loop and one entry per program");
+      const LoopDim& inner = g.loops.back();
+      for (size_t pi = 0; pi < k.unrolled.size(); ++pi) {
+        if (pi & ~static_cast<size_t>(nest_bits)) continue;
+        if (inner.tail_bit >= 0 && ((pi >> inner.tail_bit) & 1)) continue;
+        int64_t max_in = g.in_offset, max_out = g.out_offset;
+        bool reachable = true;
+        for (size_t d = 0; d < g.loops.size(); ++d) {
+          const LoopDim& L = g.loops[d];
+          int64_t last = L.count - 1;
+          if (d + 1 == g.loops.size()) last = L.count - k.unroll - (L.tail_bit >= 0 ? 1 : 0);
+          else if (L.tail_bit >= 0 && !((pi >> L.tail_bit) & 1)) last = L.count - 2;
+          if (last < 0) reachable = false;
+          max_in += last * L.in_stride;
+          max_out += last * L.out_stride;
+        }
+        if (reachable) verify_program(k, pi, max_in, max_out, k.unrolled);
+      }
     }
   }
 }

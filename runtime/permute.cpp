@@ -18,6 +18,7 @@
 #include "ir/tiling.h"
 #include "runtime/engine/block_tables.h"
 #include "runtime/engine/engine.h"
+#include "runtime/engine/regions.h"
 #include "runtime/engine/strided_problem.h"
 #include "runtime/engine/thread_pool.h"
 #include "runtime/engine/transform.h"
@@ -303,7 +304,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   const bool simd = isa != EngineIsa::scalar;
   const int max_lanes = static_cast<int>(std::bit_floor(
       static_cast<std::uint64_t>(std::max<std::int64_t>(1, (simd ? vector_bytes(isa) : 64) / elem_bytes))));
-  std::optional<engine::BlockTables> tables, stream_tables;
+  std::optional<engine::BlockTables> tables;
   Plan plan;
   // Strided views whose rows are not contiguous take a narrower block, down to one element.
   for (int lanes = simd ? max_lanes : std::min(max_lanes, 16); lanes >= 1 && !tables; lanes /= 2) {
@@ -318,21 +319,26 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   if (!tables) throw std::logic_error("gentt: no block plan for a one-element block (internal error)");
 
   // Cache tiling of the two loops that read and write in order (ir/tiling.h), for outputs
-  // far larger than the caches.
+  // far larger than the caches; tiles that do not divide the loops leave remainder regions.
   TileChoice tiling;
   if (simd) {
     std::int64_t block_in = 0;
     for (int c : tables->programs.front().load_count) block_in += c * elem_bytes;
-    tiling = tile_loops(tables->loops, out_total, kTileMinBytes, block_in, kTileCacheBytes);
+    tiling = tile_loops(tables->loops, out_total, kTileMinBytes, block_in, kTileCacheBytes, /*remainders=*/true);
   }
+  std::vector<LoopRegion> regions = tiling.regions;
+  if (regions.empty()) regions.push_back(LoopRegion{0, 0, tables->loops.loops});
 
-  // Streaming stores (ir/stream.h's rule): whole-line vectors, every loop and every full store
-  // on a line when `out` is, and an output far larger than the caches.
+  // Streaming stores (ir/stream.h's rule): whole-line vectors, every loop, every region's base
+  // and every full store on a line when `out` is, and an output far larger than the caches.
   bool stream = false;
   if (isa == EngineIsa::avx512 && simd && !impl->transform && plan.lanes * elem_bytes == kLineBytes &&
       out_total >= kStreamMinBytes) {
     stream = true;
-    for (const auto& l : tables->loops.loops) stream &= (l.out_stride * elem_bytes) % kLineBytes == 0;
+    for (const auto& g : regions) {
+      stream &= (g.out_offset * elem_bytes) % kLineBytes == 0;
+      for (const auto& l : g.loops) stream &= (l.out_stride * elem_bytes) % kLineBytes == 0;
+    }
     for (const auto& prog : tables->programs)
       for (size_t r = 0; r < prog.store_count.size(); ++r)
         if (prog.store_count[r] == plan.lanes) stream &= (prog.store_offset[r] * elem_bytes) % kLineBytes == 0;
@@ -344,17 +350,40 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     sink = impl->transform->sink();
     cached_options.sink = &sink;
   }
-  if (simd && isa == EngineIsa::avx512) impl->cached = engine::prepare_avx512(*tables, elem_bytes, cached_options);
-  if (simd && isa == EngineIsa::avx2) impl->cached = engine::prepare_avx2(*tables, elem_bytes, cached_options);
+  const std::int64_t out_elem = impl->transform ? sink.out_elem_bytes : elem_bytes;
+  // The engine `which` over the tables' blocks, walking every region (one engine per region).
+  auto prepare = [&](const engine::BlockTables& t, const engine::PrepareOptions& o,
+                     const std::string& which) -> std::unique_ptr<engine::PreparedBlocks> {
+    auto one = [&](const engine::BlockTables& rt) -> std::unique_ptr<engine::PreparedBlocks> {
+      if (which == "avx512") return engine::prepare_avx512(rt, elem_bytes, o);
+      if (which == "avx2") return engine::prepare_avx2(rt, elem_bytes, o);
+      return engine::prepare_portable(rt, elem_bytes, o);
+    };
+    if (tiling.regions.size() <= 1) return one(t);
+    std::vector<engine::RegionRun> runs;
+    for (const auto& g : tiling.regions) {
+      engine::BlockTables rt = t;
+      rt.loops.loops = g.loops;
+      auto blocks = one(rt);
+      if (!blocks) return nullptr;
+      runs.push_back(engine::RegionRun{g.in_offset * elem_bytes, g.out_offset * out_elem, std::move(blocks)});
+    }
+    return engine::join_regions(std::move(runs));
+  };
+  if (simd && isa == EngineIsa::avx512) impl->cached = prepare(*tables, cached_options, "avx512");
+  if (simd && isa == EngineIsa::avx2) impl->cached = prepare(*tables, cached_options, "avx2");
   impl->isa = !impl->cached ? "scalar" : isa == EngineIsa::avx512 ? "avx512" : "avx2";
-  if (!impl->cached) impl->cached = engine::prepare_portable(*tables, elem_bytes, cached_options);
+  if (!impl->cached) impl->cached = prepare(*tables, cached_options, "scalar");
   if (stream && impl->cached && impl->isa == "avx512") {
-    // Tiled loops keep output order (measured faster than the input-order walk); untiled ones
+    // Tiled loops keep their tiles (measured faster than the input-order walk); untiled ones
     // read in input order as the generated kernels' streaming variant does.
-    stream_tables = tiling.tiled ? *tables : engine::with_loop_order(*tables, plan, LoopOrder::input);
     engine::PrepareOptions o;
     o.stream = true;
-    if (stream_tables) impl->stream = engine::prepare_avx512(*stream_tables, elem_bytes, o);
+    if (tiling.tiled) {
+      impl->stream = prepare(*tables, o, "avx512");
+    } else {
+      impl->stream = engine::prepare_avx512(engine::with_loop_order(*tables, plan, LoopOrder::input), elem_bytes, o);
+    }
   }
 
   text << "canonical: shape (" << join(canon.shape) << ") perm (";

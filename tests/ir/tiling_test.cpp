@@ -37,10 +37,22 @@ TEST_CASE("tiling: a large 2-D transpose walks 32 x 32-block tiles; small output
   CHECK_FALSE(small.tiled);
   CHECK_THAT(small.tiling, Catch::Contains("fits the caches"));
 
-  // A loop count with no divisor near the tile (7248 / 16 = 453 = 3 x 151) is left untiled.
+  // A loop count with no divisor near the tile (7248 / 16 = 453 = 3 x 151): full tiles of 30
+  // blocks (15 x 30 = 450) and the remainders (3 blocks) in three more nests.
   const Kernel prime = lower(make_plan(canonicalize(4, {7248, 7248}, {1, 0}), 16), "k");
-  CHECK_FALSE(prime.tiled);
-  CHECK_THAT(prime.tiling, Catch::Contains("no divisor"));
+  REQUIRE(prime.tiled);
+  CHECK_THAT(prime.tiling, Catch::StartsWith("loops: tiles of 30 x 30 blocks") && Catch::Contains("3 more loop nest"));
+  REQUIRE(prime.regions.size() == 4);
+  CHECK(prime.iterations() == 453 * 453);
+  CHECK(prime.regions[1].out_offset == 450 * 16);
+  verify_kernel(prime);
+
+  // Loops with tails (4095 x 4097): the tail chunk stays in a remainder nest.
+  const Kernel odd = lower(make_plan(canonicalize(4, {4095, 4097}, {1, 0}), 16), "k");
+  REQUIRE(odd.tiled);
+  CHECK(odd.regions.size() >= 2);
+  for (const auto& L : odd.loops) CHECK(L.tail_bit < 0);
+  verify_kernel(odd);
 }
 
 TEST_CASE("tiling: explain and the streaming variant say when the loops are tiled", "[tiling]") {
@@ -62,15 +74,18 @@ TEST_CASE("tiling: explain and the streaming variant say when the loops are tile
 
 TEST_CASE("tiling: random tiled kernels match the reference, whole and in parts", "[tiling][property]") {
   std::mt19937_64 rng(808);
-  int tiled = 0;
+  int tiled = 0, with_regions = 0;
   for (int c = 0; c < 24; ++c) {
     // Two axes of 32-64 blocks and an outer axis, all element sizes: the smallest tensors that
     // take tiles of at least 16 x 16 blocks.
     static const int64_t sizes[] = {1, 2, 4, 8, 3, 16};
     const int64_t elem_bytes = sizes[c % 6];
     const int lanes = static_cast<int>(std::bit_floor(static_cast<uint64_t>(std::max<int64_t>(1, 64 / elem_bytes))));
-    std::vector<int64_t> shape = {1 + static_cast<int64_t>(rng() % 3), lanes * 16 * (2 + static_cast<int64_t>(rng() % 3)),
-                                  lanes * 16 * (2 + static_cast<int64_t>(rng() % 2))};
+    // Every other case is off the tiles (remainder nests) and off the lanes (tail chunks).
+    const int64_t off = c % 4 < 2 ? 0 : 1 + static_cast<int64_t>(rng() % (lanes * 20));
+    std::vector<int64_t> shape = {1 + static_cast<int64_t>(rng() % 3),
+                                  lanes * 16 * (2 + static_cast<int64_t>(rng() % 3)) + off,
+                                  lanes * 16 * (2 + static_cast<int64_t>(rng() % 2)) + off / 2};
     std::vector<int> perm = {0, 1, 2};
     do std::shuffle(perm.begin(), perm.end(), rng);
     while (perm[2] == 2);
@@ -83,6 +98,7 @@ TEST_CASE("tiling: random tiled kernels match the reference, whole and in parts"
                      fmt::join(perm, ","), options.streaming, k.tiling));
     if (!k.tiled) continue;
     ++tiled;
+    with_regions += k.regions.size() > 1;
     verify_kernel(k);
     const int64_t n = std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<>());
     const auto in = test::random_bytes(rng, static_cast<size_t>(n * elem_bytes));
@@ -96,4 +112,5 @@ TEST_CASE("tiling: random tiled kernels match the reference, whole and in parts"
     REQUIRE(got == want);
   }
   CHECK(tiled >= 12);
+  CHECK(with_regions >= 6);
 }
