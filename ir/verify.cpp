@@ -73,32 +73,29 @@ void verify_kernel(const Kernel& k) {
   for (const auto& L : k.loops) {
     if (L.count < 1) fail(k, "loop count < 1");
     if (L.in_stride < 0 || L.out_stride < 0) fail(k, "negative stride");
-    if (L.tail_bit >= 0 && k.regions.empty()) {
-      if (L.tail_bit != tail_bits) fail(k, "tail bits must be numbered 0.. in loop order");
-      ++tail_bits;
-    }
   }
-  if (!k.regions.empty()) {
-    // Regions of a tiling: each nest's tail bits distinct; together they number 0.. .
-    if (k.regions.front().loops.size() != k.loops.size()) fail(k, "loops are not region 0's");
+  {
+    // Each nest's tail bits distinct; together they number 0.. (in any loop order: tiling may
+    // move a loop with a tail inwards).
+    if (!k.regions.empty() && k.regions.front().loops.size() != k.loops.size()) fail(k, "loops are not region 0's");
     unsigned all = 0;
-    for (const auto& g : k.regions) {
+    for (const auto& g : nests) {
       if (g.in_offset < 0 || g.out_offset < 0) fail(k, "negative region offset");
-      if (g.loops.empty() || g.loops.back().in_stride != k.loops.back().in_stride ||
-          g.loops.back().out_stride != k.loops.back().out_stride)
+      if (!k.regions.empty() && (g.loops.empty() || g.loops.back().in_stride != k.loops.back().in_stride ||
+                                 g.loops.back().out_stride != k.loops.back().out_stride))
         fail(k, "a region's innermost loop must step as the kernel's innermost loop");
       unsigned seen = 0;
       for (const auto& L : g.loops) {
         if (L.count < 1) fail(k, "loop count < 1");
         if (L.in_stride < 0 || L.out_stride < 0) fail(k, "negative stride");
         if (L.tail_bit < 0) continue;
-        if (L.tail_bit >= 16 || ((seen >> L.tail_bit) & 1)) fail(k, "a region repeats a tail bit");
+        if (L.tail_bit >= 16 || ((seen >> L.tail_bit) & 1)) fail(k, "a loop nest repeats a tail bit (or one >= 16)");
         seen |= 1u << L.tail_bit;
       }
       all |= seen;
     }
     tail_bits = std::popcount(all);
-    if (all != (1u << tail_bits) - 1) fail(k, "the regions' tail bits are not numbered 0..");
+    if (all != (1u << tail_bits) - 1) fail(k, "tail bits are not numbered 0..");
   }
   bool streams = false;
   for (const auto& p : k.programs)
