@@ -8,7 +8,7 @@ CASES.txt has one case a line, `dtype ; shape... ; axes...` (the format of /work
 `#` starts a comment). For each case it times, interleaved round by round, the median of
 --samples samples, each a warm batch of back-to-back calls lasting at least --min-sample-ms:
 
-  gentt   gentt.permute(a, axes, out=o, threads=T)   (o preallocated and pre-faulted)
+  gentt   gentt.permute(a, axes, out=o, threads=T)   (o preallocated, pre-faulted, 64-byte aligned)
   numpy   np.copyto(o, a.transpose(axes))            (single-threaded)
   torch   o.copy_(t.permute(axes))                   (only when torch imports; torch's own threads)
 
@@ -94,6 +94,17 @@ def implementations(a, axes, o, threads):
     return calls
 
 
+def line_aligned_zeros(shape, dtype):
+    """Zeros whose data starts on a 64-byte line, as gentt.permute allocates its large results
+    (NumPy's own large arrays start 16 bytes into a line, which keeps gentt from streaming stores)."""
+    nbytes = int(np.prod(shape)) * dtype.itemsize
+    buf = np.zeros(nbytes + 64, np.uint8)
+    skip = (-buf.ctypes.data) % 64
+    o = buf[skip:skip + nbytes].view(dtype).reshape(shape)
+    o.fill(0)  # fault every page in before timing
+    return o
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("cases")
@@ -119,7 +130,7 @@ def main():
     for dtype_name, shape, axes in cases:
         dtype = numpy_dtype(dtype_name)
         a = rng.integers(0, 256, size=int(np.prod(shape)) * dtype.itemsize, dtype=np.uint8).view(dtype).reshape(shape)
-        o = np.zeros(tuple(shape[i] for i in axes), dtype)  # zeros: pre-faulted
+        o = line_aligned_zeros(tuple(shape[i] for i in axes), dtype)
         seconds = median_times(implementations(a, axes, o, args.threads), args.samples, args.min_sample_ms / 1e3)
         gbps = {n: 2 * a.nbytes / s / 1e9 for n, s in seconds.items()}
         row = [dtype_name, "x".join(map(str, shape)), ",".join(map(str, axes)), str(a.nbytes)]

@@ -1,5 +1,7 @@
 #include "python/output_array.h"
 
+#include <cstdint>
+
 #include "gentt/error.h"
 #include "python/arguments.h"
 
@@ -36,6 +38,24 @@ py::array checked_out(py::handle out, const std::vector<std::int64_t>& shape, co
     throw Error(arg, "has dtype " + text_of(o.dtype()) + " but the result has dtype " +
                          text_of(dtype) + " (pass dtype= to convert)");
   return o;
+}
+
+py::array new_output(const py::dtype& dtype, const std::vector<std::int64_t>& shape) {
+  const std::vector<py::ssize_t> dims(shape.begin(), shape.end());
+  py::ssize_t bytes = dtype.itemsize();
+  for (auto n : dims) bytes *= n;
+  constexpr py::ssize_t kAlignFrom = py::ssize_t{4} << 20, kLine = 64;
+  if (bytes < kAlignFrom) return py::array(dtype, dims);
+  py::array_t<std::uint8_t> buffer(bytes + kLine);
+  auto* raw = static_cast<std::uint8_t*>(buffer.mutable_data());
+  const auto skip = static_cast<py::ssize_t>((kLine - reinterpret_cast<std::uintptr_t>(raw) % kLine) % kLine);
+  std::vector<py::ssize_t> strides(dims.size());
+  py::ssize_t step = dtype.itemsize();
+  for (size_t i = dims.size(); i-- > 0;) {
+    strides[i] = step;
+    step *= dims[i];
+  }
+  return py::array(dtype, dims, strides, raw + skip, buffer);
 }
 
 bool ranges_overlap(const py::array& a, const py::array& b) {

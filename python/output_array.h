@@ -16,6 +16,11 @@ namespace py = pybind11;
 py::array checked_out(py::handle out, const std::vector<std::int64_t>& shape, const py::dtype& dtype,
                       const std::string& arg);
 
+// A new C-contiguous result array. From 4 MiB on its data starts on a 64-byte cache line (a
+// view of a slightly larger byte buffer, its `base`): NumPy's own large arrays start 16 bytes
+// into a line, which keeps the run-time library from its streaming stores.
+py::array new_output(const py::dtype& dtype, const std::vector<std::int64_t>& shape);
+
 // Whether the byte ranges the two views span intersect (a cheap test; views whose ranges
 // interleave without sharing an element also count).
 bool ranges_overlap(const py::array& a, const py::array& b);

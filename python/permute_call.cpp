@@ -45,7 +45,7 @@ py::array permute(py::handle a_arg, py::handle axes, py::handle out_arg, py::han
   if (out_arg.is_none()) {
     if (op.beta != std::complex<double>(0.0, 0.0))
       throw Error("beta", "is not 0, so the result reads out (alpha*permute(a) + beta*out): pass out=");
-    out = py::array(op.out_dtype, std::vector<py::ssize_t>(out_shape.begin(), out_shape.end()));
+    out = new_output(op.out_dtype, out_shape);
   } else {
     out = checked_out(out_arg, out_shape, op.out_dtype, "out");
     if (shares_memory(a, out)) throw Error("out", "shares memory with a (np.shares_memory); use another array");

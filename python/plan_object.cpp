@@ -93,7 +93,7 @@ py::array Plan::execute(py::handle a_arg, py::handle out_arg) const {
       throw Error("out", "the plan was made for out_strides " + tuple_text(*out_bytes_) + ": pass an out array with them");
     if (op_.beta != std::complex<double>(0.0, 0.0))
       throw Error("out", "the plan's beta is not 0, so the result reads out: pass out=");
-    out = py::array(op_.out_dtype, std::vector<py::ssize_t>(out_shape_.begin(), out_shape_.end()));
+    out = new_output(op_.out_dtype, out_shape_);
   } else {
     out = checked_out(out_arg, out_shape_, op_.out_dtype, "out");
     check_matches(out, out_shape_, op_.out_dtype, out_bytes_, "out");

@@ -26,6 +26,9 @@ struct Program {
   unsigned uniform_passes;
   unsigned char pass_unit[kMaxPasses];
   bool full_loads, full_stores;
+  // Register r's offset is offset[0] + r * step (most full programs): computed, not loaded.
+  bool affine_loads, affine_stores;
+  std::int64_t load_step, store_step;
   const ElementMoves* moves;  // a sparse program: element moves instead of the butterfly
 };
 
@@ -87,7 +90,12 @@ struct BlockBody {
     const Program& p = programs[program];
     if (p.moves && !sink->fn) return run_moves(*p.moves, in_elem_bytes, in, out);
     V v[R];
-    if (p.full_loads) {
+    if (p.full_loads && p.affine_loads) {
+      const char* base = in + p.load_offset[0];
+      const std::int64_t step = p.load_step;
+#pragma GCC unroll 64
+      for (int r = 0; r < R; ++r) v[r] = T::load(base + r * step);
+    } else if (p.full_loads) {
 #pragma GCC unroll 64
       for (int r = 0; r < R; ++r) v[r] = T::load(in + p.load_offset[r]);
     } else {
@@ -117,13 +125,26 @@ struct BlockBody {
       return;
     }
     if (!stream) {
-      if (p.full_stores) {
+      if (p.full_stores && p.affine_stores) {
+        char* base = out + p.store_offset[0];
+        const std::int64_t step = p.store_step;
+#pragma GCC unroll 64
+        for (int r = 0; r < R; ++r) T::store(base + r * step, v[r]);
+      } else if (p.full_stores) {
 #pragma GCC unroll 64
         for (int r = 0; r < R; ++r) T::store(out + p.store_offset[r], v[r]);
       } else {
 #pragma GCC unroll 64
         for (int r = 0; r < R; ++r) T::store_part(out + p.store_offset[r], v[r], p.store_bytes[r], p.store_mask[r]);
       }
+      return;
+    }
+    if (p.full_stores && p.affine_stores && (p.store_step & (B - 1)) == 0 &&
+        (reinterpret_cast<std::uintptr_t>(out + p.store_offset[0]) & (B - 1)) == 0) {
+      char* base = out + p.store_offset[0];
+      const std::int64_t step = p.store_step;
+#pragma GCC unroll 64
+      for (int r = 0; r < R; ++r) T::stream(base + r * step, v[r]);
       return;
     }
 #pragma GCC unroll 64
@@ -197,6 +218,14 @@ class SimdBlocks final : public PreparedBlocks {
       std::memcpy(p.pass_unit, sp.pass_unit, sizeof p.pass_unit);
       p.full_loads = sp.full_loads;
       p.full_stores = sp.full_stores;
+      auto affine = [](const std::vector<std::int64_t>& off, std::int64_t* step) {
+        *step = off.size() > 1 ? off[1] - off[0] : 0;
+        for (std::size_t r = 0; r < off.size(); ++r)
+          if (off[r] != off[0] + static_cast<std::int64_t>(r) * *step) return false;
+        return true;
+      };
+      p.affine_loads = affine(sp.load_offset, &p.load_step);
+      p.affine_stores = affine(sp.store_offset, &p.store_step);
       p.moves = sp.moves ? &*sp.moves : nullptr;
       data_.programs.push_back(p);
     }

@@ -194,3 +194,14 @@ def test_gil_released_threads_run_concurrently():
 
 def test_version():
     assert isinstance(gentt.__version__, str) and gentt.__version__.count(".") == 2
+
+
+def test_large_results_start_on_a_cache_line():
+    # From 4 MiB on, results are allocated on a 64-byte line (streaming stores need it); they
+    # are ordinary C-contiguous, writeable arrays equal to NumPy's.
+    a = np.arange(1100 * 1000, dtype=np.float32).reshape(1100, 1000)
+    for out in (gentt.permute(a, (1, 0)), gentt.Plan(a.shape, (1, 0), a.dtype).execute(a)):
+        assert out.ctypes.data % 64 == 0
+        assert out.flags["C_CONTIGUOUS"] and out.flags["WRITEABLE"]
+        assert out.shape == (1000, 1100) and out.dtype == a.dtype
+        np.testing.assert_array_equal(out, a.T)
