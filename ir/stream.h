@@ -23,9 +23,12 @@
 
 namespace gentt {
 
-// `stores: auto` streams outputs of at least this many bytes (twice a 2 MiB L2 here: the
-// tensors that stay in the cache between calls are those up to about 1 MiB).
-inline constexpr int64_t kStreamMinBytes = int64_t{4} << 20;
+// `stores: auto` streams outputs of at least this many bytes: those that do not stay in a
+// server's last-level cache (32 MiB per AMD Zen 4/5 CCD, 30-60 MiB on Xeons). Measured on Zen 5
+// (AVX-512, x best copy, 1 thread): streaming 4-16 MiB outputs that the L3 holds between calls
+// cost up to 4x (2^20 float32 reversed 0.11 streamed, 0.40 cached; 32x256x256 axes 0,2,1 0.14
+// and 0.71); from 64 MiB on streaming wins (docs/performance.md). 4 MiB before 2026-11-23.
+inline constexpr int64_t kStreamMinBytes = int64_t{32} << 20;
 
 // Whether the target's backend writes whole 64-byte vectors with streaming stores.
 bool target_streams(const Target& target);

@@ -144,11 +144,12 @@ TEST_CASE("permute: odd extents, short axes moved across, matrices", "[permute]"
 TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]") {
   std::mt19937_64 rng(3);
   const std::vector<Case> cases = {
-      {{1024, 1100}, {1, 0}, 4},          // 4.3 MiB: streaming stores when out is aligned
+      {{4096, 2050}, {1, 0}, 4},          // 32 MiB: tiles with remainders, streaming stores when out is aligned
+      {{1024, 1100}, {1, 0}, 4},          // 4.3 MiB: tiles with remainders
       {{64, 64, 300}, {2, 1, 0}, 4},      // rows not on lines: cached variant
       {{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, {19, 3, 5, 0, 1, 2, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}, 4},
       {{300, 200, 30}, {2, 0, 1}, 2},
-      {{2048, 1024}, {1, 0}, 4},          // 8 MiB: tiled loops (32x32 blocks), streaming when aligned
+      {{2048, 1024}, {1, 0}, 4},          // 8 MiB: tiled loops (32x32 blocks)
       {{1024, 3, 1024}, {2, 1, 0}, 2},    // 6 MiB of 16-bit elements
   };
   for (const Case& c : cases)
@@ -163,6 +164,10 @@ TEST_CASE("permute: large 2-D transposes are tiled", "[permute]") {
   const std::string text = gentt::plan_permute(d).describe();
   INFO(text);
   if (gentt::cpu_supports("avx512") || gentt::cpu_supports("avx2")) CHECK(text.find("loops: tiles of") != std::string::npos);
+  d.shape = {4096, 2048};  // 32 MiB: past the last-level cache, streaming stores on AVX-512
+  const std::string big = gentt::plan_permute(d).describe();
+  INFO(big);
+  if (gentt::cpu_supports("avx512")) CHECK(big.find("stores: streaming") != std::string::npos);
 }
 
 TEST_CASE("permute: strided views (sub-tensors, negative strides, padded outputs)", "[permute]") {
