@@ -73,28 +73,6 @@ TileChoice tile_loops(BlockLoops& walk, int64_t out_bytes, int64_t min_bytes, in
     return best;
   };
   const int64_t nr = tileable(R), nw = tileable(W);
-  // When the whole of both loops fits the budget, one tile is the reading loop moved in next to
-  // the writing loop (full reversals: the loops of the middle axes then run outside the tile).
-  if (R.count * W.count * block_in_bytes <= cache_bytes && R.count * W.count >= kMinTile) {
-    if (r + 1 == w) {
-      choice.reason = "loops: no tiling (the reading loop already runs next to the writing loop, and both fit "
-                      "the cache)";
-      return choice;
-    }
-    std::vector<LoopDim> next;
-    for (size_t d = 0; d < loops.size(); ++d)
-      if (d != r && d != w) next.push_back(loops[d]);
-    next.push_back(R);
-    next.push_back(W);
-    loops = next;
-    choice.tiled = true;
-    choice.read_tile = R.count;
-    choice.write_tile = W.count;
-    choice.regions.push_back(LoopRegion{0, 0, loops});
-    choice.reason = "loops: one tile of the whole " + R.what + " x " + W.what + " (" + std::to_string(R.count) + " x " +
-                    std::to_string(W.count) + " blocks): the reading loop runs inside, next to the writing loop";
-    return choice;
-  }
   if (side < kMinTile || nr < kMinTile || nw < kMinTile || (nr <= side && nw <= side && R.tail_bit < 0 && W.tail_bit < 0)) {
     choice.reason = "loops: no tiling (the loops are too short for a tile)";
     return choice;

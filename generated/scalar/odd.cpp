@@ -34,7 +34,6 @@
 //   shuffle steps: 2; padding efficiency: 100.0%
 //   loops: 3 (8192 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 16 shuffles, 8 stores
-//   loops: one tile of the whole axis 2 in chunks of 4 x axis 0 in chunks of 8 (16 x 8 blocks): the reading loop runs inside, next to the writing loop
 //
 // Kernel odd_f32_511x513: float32 (4 bytes) shape (511, 513) perm (1, 0), isa scalar (128 bits)
 //   canonical: shape (511, 513) perm (1, 0), 4-byte elements
@@ -446,16 +445,16 @@ inline void odd_c128_64p3_p210_block0(const odd_c128_64p3_p210_elem* in, odd_c12
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 64, in_stride 64, out_stride 64  (axis 1)
-//   i1: count 16, in_stride 4, out_stride 16384  (axis 2 in chunks of 4)
+//   i0: count 16, in_stride 4, out_stride 16384  (axis 2 in chunks of 4)
+//   i1: count 64, in_stride 64, out_stride 64  (axis 1)
 //   i2: count 8, in_stride 32768, out_stride 8  (axis 0 in chunks of 8)
 void odd_c128_64p3_p210_run(const odd_c128_64p3_p210_elem* in, odd_c128_64p3_p210_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
-  std::int64_t i0 = begin / 128;
-  std::int64_t i1 = begin / 8 % 16;
+  std::int64_t i0 = begin / 512;
+  std::int64_t i1 = begin / 8 % 64;
   std::int64_t i2 = begin % 8;
-  std::int64_t in_off = i0 * 64 + i1 * 4 + i2 * 32768;
-  std::int64_t out_off = i0 * 64 + i1 * 16384 + i2 * 8;
+  std::int64_t in_off = i0 * 4 + i1 * 64 + i2 * 32768;
+  std::int64_t out_off = i0 * 16384 + i1 * 64 + i2 * 8;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
     const std::int64_t stop = i2 + (end - it < 8 - i2 ? end - it : 8 - i2);
@@ -463,11 +462,11 @@ void odd_c128_64p3_p210_run(const odd_c128_64p3_p210_elem* in, odd_c128_64p3_p21
     for (; i2 < stop; ++i2, in_off += 32768, out_off += 8) odd_c128_64p3_p210_block0(in + in_off, out + out_off);
     if (i2 == 8) {
       i2 = 0;
-      in_off -= 262140;
-      out_off += 16320;
-      if (++i1 == 16) {
+      in_off -= 262080;
+      if (++i1 == 64) {
         i1 = 0;
-        out_off -= 262080;
+        in_off -= 4092;
+        out_off += 12288;
         ++i0;
       }
     }
