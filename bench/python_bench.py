@@ -89,6 +89,9 @@ def implementations(a, axes, o, threads):
         "numpy": lambda: np.copyto(o, a.transpose(axes)),
     }
     if torch is not None and a.dtype.kind in "biufc":
+        # Older torch has no uint16/32/64 tensors: the same bytes as signed integers move alike.
+        if a.dtype.kind == "u" and a.dtype.itemsize > 1:
+            a, o = a.view("i%d" % a.dtype.itemsize), o.view("i%d" % a.dtype.itemsize)
         t, to = torch.from_numpy(a), torch.from_numpy(o)
         calls["torch"] = lambda: to.copy_(t.permute(axes))
     return calls
