@@ -197,7 +197,7 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
     if (op.kind == OpKind::load) block_in += op.count * c.elem_bytes;
   const TileChoice tiling = tile_loops(walk, kernel.in_elements * c.elem_bytes,
                                        options.tile_min_bytes > 0 ? options.tile_min_bytes : INT64_MAX, block_in,
-                                       options.tile_cache_bytes, /*remainders=*/true);
+                                       options.tile_cache_bytes);
   kernel.tiled = tiling.tiled;
   kernel.tiling = tiling.reason;
   if (tiling.regions.size() > 1) kernel.regions = tiling.regions;

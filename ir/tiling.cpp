@@ -29,18 +29,8 @@ LoopDim with_count(const LoopDim& loop, int64_t count, bool keep_tail) {
 
 }  // namespace
 
-int64_t TileChoice::iterations() const {
-  int64_t n = 0;
-  for (const auto& region : regions) {
-    int64_t k = 1;
-    for (const auto& l : region.loops) k *= l.count;
-    n += k;
-  }
-  return n;
-}
-
 TileChoice tile_loops(BlockLoops& walk, int64_t out_bytes, int64_t min_bytes, int64_t block_in_bytes,
-                      int64_t cache_bytes, bool remainders) {
+                      int64_t cache_bytes) {
   TileChoice choice;
   auto& loops = walk.loops;
   if (out_bytes < min_bytes) {
@@ -83,10 +73,6 @@ TileChoice tile_loops(BlockLoops& walk, int64_t out_bytes, int64_t min_bytes, in
   const int64_t main_r = (nr / tr) * tr, main_w = (nw / tw) * tw;
   if (main_r < tr || main_w < tw) {
     choice.reason = "loops: no tiling (the loops are too short for a tile)";
-    return choice;
-  }
-  if (!remainders && (main_r != R.count || main_w != W.count)) {
-    choice.reason = "loops: no tiling (no tile divides the loops)";
     return choice;
   }
   const int64_t rem_r = R.count - main_r, rem_w = W.count - main_w;

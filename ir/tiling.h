@@ -8,8 +8,8 @@
 //   [... other loops, R / tr, W / tw, tr, tw]
 // Measured on 4096^2 float32 (AVX-512): 15.8 GB/s untiled, 20.8 with 32x32-block tiles, 23.6
 // with tiles and streaming stores, against 10.4 for the input-order streaming walk.
-// The generated kernels take tiles that divide the loop counts (one loop nest); the run-time
-// engine also takes tiles with remainders, walked as further loop nests (regions).
+// Tiles need not divide the loop counts: the remainders are walked as further loop nests
+// (regions, ir/kernel.h).
 #pragma once
 
 #include <cstdint>
@@ -20,10 +20,10 @@
 
 namespace gentt {
 
-// Outputs of at least this many bytes are tiled (as for streaming stores: ir/stream.h).
+// Outputs of at least this many bytes are tiled (streaming stores start later: ir/stream.h).
 inline constexpr int64_t kTileMinBytes = int64_t{4} << 20;
 // The input lines of one tile should stay in L2 while the tile is walked (1 MiB per core on
-// the machines measured; half of it leaves room for the output's lines and the other core).
+// the machines measured; 32x32 blocks of 1 KiB measured best on 4096^2 float32).
 inline constexpr int64_t kTileCacheBytes = int64_t{1} << 20;
 
 struct TileChoice {
@@ -34,16 +34,13 @@ struct TileChoice {
   // rest of the writing loop beside them, the rest of the reading loop below them, the corner.
   std::vector<LoopRegion> regions;
   std::string reason;  // for explain, the banner and describe()
-
-  int64_t iterations() const;  // blocks over all regions
 };
 
 // Tiles `loops` when the output is at least `min_bytes`; block_in_bytes are the bytes one full
-// block reads, cache_bytes the budget for one tile's input lines. Without `remainders` only
-// tiles that divide the loop counts are taken (one region). On success `loops` becomes the first
-// region's nest. Tiling keeps every loop's tail bit on the loop's last iteration, so the block
+// block reads, cache_bytes the budget for one tile's input lines. On success `loops` becomes
+// the first region's nest. Tiling keeps every loop's tail bit on the loop's last iteration, so the block
 // programs of the untiled loops serve every region.
 TileChoice tile_loops(BlockLoops& loops, int64_t out_bytes, int64_t min_bytes, int64_t block_in_bytes,
-                      int64_t cache_bytes, bool remainders = false);
+                      int64_t cache_bytes);
 
 }  // namespace gentt

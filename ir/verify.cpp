@@ -69,34 +69,26 @@ void verify_kernel(const Kernel& k) {
   if (!is_pow2(k.lanes) || k.lanes > 1024) fail(k, fmt::format("lanes {} is not a power of two <= 1024", k.lanes));
   if (k.elem_bytes < 1) fail(k, "element size < 1");
   const std::vector<LoopRegion> nests = k.nests();
-  int tail_bits = 0;
-  for (const auto& L : k.loops) {
-    if (L.count < 1) fail(k, "loop count < 1");
-    if (L.in_stride < 0 || L.out_stride < 0) fail(k, "negative stride");
-  }
-  {
-    // Each nest's tail bits distinct; together they number 0.. (in any loop order: tiling may
-    // move a loop with a tail inwards).
-    if (!k.regions.empty() && k.regions.front().loops.size() != k.loops.size()) fail(k, "loops are not region 0's");
-    unsigned all = 0;
-    for (const auto& g : nests) {
-      if (g.in_offset < 0 || g.out_offset < 0) fail(k, "negative region offset");
-      if (!k.regions.empty() && (g.loops.empty() || g.loops.back().in_stride != k.loops.back().in_stride ||
-                                 g.loops.back().out_stride != k.loops.back().out_stride))
-        fail(k, "a region's innermost loop must step as the kernel's innermost loop");
-      unsigned seen = 0;
-      for (const auto& L : g.loops) {
-        if (L.count < 1) fail(k, "loop count < 1");
-        if (L.in_stride < 0 || L.out_stride < 0) fail(k, "negative stride");
-        if (L.tail_bit < 0) continue;
-        if (L.tail_bit >= 16 || ((seen >> L.tail_bit) & 1)) fail(k, "a loop nest repeats a tail bit (or one >= 16)");
-        seen |= 1u << L.tail_bit;
-      }
-      all |= seen;
+  // Each nest's tail bits distinct; together they number 0.. (in any loop order).
+  if (!k.regions.empty() && k.regions.front().loops.size() != k.loops.size()) fail(k, "loops are not region 0's");
+  unsigned all_bits = 0;
+  for (const auto& g : nests) {
+    if (g.in_offset < 0 || g.out_offset < 0) fail(k, "negative region offset");
+    if (!k.regions.empty() && (g.loops.empty() || g.loops.back().in_stride != k.loops.back().in_stride ||
+                               g.loops.back().out_stride != k.loops.back().out_stride))
+      fail(k, "a region's innermost loop must step as the kernel's innermost loop");
+    unsigned seen = 0;
+    for (const auto& L : g.loops) {
+      if (L.count < 1) fail(k, "loop count < 1");
+      if (L.in_stride < 0 || L.out_stride < 0) fail(k, "negative stride");
+      if (L.tail_bit < 0) continue;
+      if (L.tail_bit >= 16 || ((seen >> L.tail_bit) & 1)) fail(k, "a loop nest repeats a tail bit (or one >= 16)");
+      seen |= 1u << L.tail_bit;
     }
-    tail_bits = std::popcount(all);
-    if (all != (1u << tail_bits) - 1) fail(k, "tail bits are not numbered 0..");
+    all_bits |= seen;
   }
+  const int tail_bits = std::popcount(all_bits);
+  if (all_bits != (1u << tail_bits) - 1) fail(k, "tail bits are not numbered 0..");
   bool streams = false;
   for (const auto& p : k.programs)
     for (const auto& op : p.ops) streams |= op.stream;

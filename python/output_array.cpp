@@ -49,13 +49,7 @@ py::array new_output(const py::dtype& dtype, const std::vector<std::int64_t>& sh
   py::array_t<std::uint8_t> buffer(bytes + kLine);
   auto* raw = static_cast<std::uint8_t*>(buffer.mutable_data());
   const auto skip = static_cast<py::ssize_t>((kLine - reinterpret_cast<std::uintptr_t>(raw) % kLine) % kLine);
-  std::vector<py::ssize_t> strides(dims.size());
-  py::ssize_t step = dtype.itemsize();
-  for (size_t i = dims.size(); i-- > 0;) {
-    strides[i] = step;
-    step *= dims[i];
-  }
-  return py::array(dtype, dims, strides, raw + skip, buffer);
+  return py::array(dtype, dims, raw + skip, buffer);  // C-order strides
 }
 
 bool ranges_overlap(const py::array& a, const py::array& b) {

@@ -156,7 +156,12 @@ struct PermutePlan::Impl {
   Span in_span, out_span;
   int parts = 1;
   std::unique_ptr<engine::PreparedBlocks> cached;  // output-order loops
-  std::unique_ptr<engine::PreparedBlocks> stream;  // input-order loops, streaming stores (out 64-byte aligned)
+  std::unique_ptr<engine::PreparedBlocks> stream;  // streaming stores (out 64-byte aligned): tiles or input-order loops
+
+  // The streaming plan when there is one and `out` starts on a line, else the cached one.
+  const engine::PreparedBlocks* blocks_for(const void* out) const {
+    return stream && (reinterpret_cast<std::uintptr_t>(out) % kLineBytes) == 0 ? stream.get() : cached.get();
+  }
   std::shared_ptr<const engine::Transform> transform;  // conversion / scaling, or null
   const gentt_kernel_info* registered = nullptr;
 };
@@ -190,8 +195,7 @@ void PermutePlan::execute(const void* in, void* out) const {
     if (p.parts <= 1 || !k->run_part) return k->run(in, out);
     return engine::run_parts(p.parts, [&](int part) { k->run_part(in, out, part, p.parts); });
   }
-  const engine::PreparedBlocks* blocks =
-      p.stream && (reinterpret_cast<std::uintptr_t>(out) % kLineBytes) == 0 ? p.stream.get() : p.cached.get();
+  const engine::PreparedBlocks* blocks = p.blocks_for(out);
   const std::int64_t t = blocks->iterations();
   const int n = static_cast<int>(std::min<std::int64_t>(p.parts, t));
   if (n <= 1) return blocks->run(src, dst, 0, t);
@@ -211,8 +215,7 @@ void PermutePlan::execute_part(const void* in, void* out, int part, int nparts) 
     if (part == 0) p.registered->run(in, out);
     return;
   }
-  const engine::PreparedBlocks* blocks =
-      p.stream && (reinterpret_cast<std::uintptr_t>(out) % kLineBytes) == 0 ? p.stream.get() : p.cached.get();
+  const engine::PreparedBlocks* blocks = p.blocks_for(out);
   const std::int64_t t = blocks->iterations();
   blocks->run(static_cast<const char*>(in), static_cast<char*>(out), engine::part_begin(t, part, nparts),
               engine::part_begin(t, part + 1, nparts));
@@ -324,7 +327,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   if (simd) {
     std::int64_t block_in = 0;
     for (int c : tables->programs.front().load_count) block_in += c * elem_bytes;
-    tiling = tile_loops(tables->loops, out_total, kTileMinBytes, block_in, kTileCacheBytes, /*remainders=*/true);
+    tiling = tile_loops(tables->loops, out_total, kTileMinBytes, block_in, kTileCacheBytes);
   }
   std::vector<LoopRegion> regions = tiling.regions;
   if (regions.empty()) regions.push_back(LoopRegion{0, 0, tables->loops.loops});

@@ -70,15 +70,7 @@ constexpr int kMaxRegBits = 5;  // 4-byte units: 8 lanes (k = 3), register bits 
 
 std::unique_ptr<PreparedBlocks> prepare_avx2(const BlockTables& tables, std::int64_t elem_bytes,
                                              const PrepareOptions& options) {
-  const std::int64_t out_bytes = options.sink ? options.sink->out_elem_bytes : elem_bytes;
-  if (options.sink && options.stream) return nullptr;  // streaming stores write raw registers
-  auto simd = make_simd_tables(tables, elem_bytes, Avx2::kBytes, Avx2::kMinUnit, Avx2::kMaxUnit, kMaxRegBits,
-                               out_bytes);
-  if (!simd) return nullptr;
-  const RunFn fn = pick_run<Avx2, kMaxRegBits>(simd->reg_bits, simd->passes, simd->butterfly);
-  if (!fn) return nullptr;
-  return std::make_unique<SimdBlocks>(std::move(*simd), walk_loops(tables.loops, elem_bytes, out_bytes), fn, options,
-                                      elem_bytes, "avx2");
+  return prepare_simd<Avx2, kMaxRegBits>(tables, elem_bytes, options, "avx2");
 }
 
 }  // namespace gentt::engine

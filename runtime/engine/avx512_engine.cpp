@@ -53,15 +53,7 @@ constexpr int kMaxRegBits = 6;  // 64 registers: byte elements (lanes 64) with a
 
 std::unique_ptr<PreparedBlocks> prepare_avx512(const BlockTables& tables, std::int64_t elem_bytes,
                                                const PrepareOptions& options) {
-  const std::int64_t out_bytes = options.sink ? options.sink->out_elem_bytes : elem_bytes;
-  if (options.sink && options.stream) return nullptr;  // streaming stores write raw registers
-  auto simd = make_simd_tables(tables, elem_bytes, Avx512::kBytes, Avx512::kMinUnit, Avx512::kMaxUnit, kMaxRegBits,
-                               out_bytes);
-  if (!simd) return nullptr;
-  const RunFn fn = pick_run<Avx512, kMaxRegBits>(simd->reg_bits, simd->passes, simd->butterfly);
-  if (!fn) return nullptr;
-  return std::make_unique<SimdBlocks>(std::move(*simd), walk_loops(tables.loops, elem_bytes, out_bytes), fn, options,
-                                      elem_bytes, "avx512");
+  return prepare_simd<Avx512, kMaxRegBits>(tables, elem_bytes, options, "avx512");
 }
 
 }  // namespace gentt::engine

@@ -12,7 +12,8 @@
 //   V load_index(const unsigned char*) (kBytes-aligned);
 //   template <int Unit> V permute2(V a, V index, V b)  (index unit u < kBytes/Unit: a's, else b's);
 //   static constexpr int kMinUnit, kMaxUnit: the shuffle units it has.
-// Then `pick_run<Traits>(reg_bits, passes, butterfly)` gives the run function of a plan.
+// Then `prepare_simd<Traits, MaxRegBits>(...)` prepares a plan for the engine (its run function
+// from `pick_run<Traits>(reg_bits, passes, butterfly)`).
 
 struct Program {
   const std::int64_t* load_offset;
@@ -245,3 +246,19 @@ class SimdBlocks final : public PreparedBlocks {
   const char* isa_;
   std::int64_t iterations_ = 0;
 };
+
+// An engine's prepare_<isa>: the plan's tables in the ISA's form and its run function, or
+// nullptr when the ISA cannot run them (element size, registers, passes; streaming stores with
+// a conversion sink).
+template <class T, int MaxRegBits>
+std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int64_t elem_bytes,
+                                             const PrepareOptions& options, const char* isa) {
+  const std::int64_t out_bytes = options.sink ? options.sink->out_elem_bytes : elem_bytes;
+  if (options.sink && options.stream) return nullptr;  // streaming stores write raw registers
+  auto simd = make_simd_tables(tables, elem_bytes, T::kBytes, T::kMinUnit, T::kMaxUnit, MaxRegBits, out_bytes);
+  if (!simd) return nullptr;
+  const RunFn fn = pick_run<T, MaxRegBits>(simd->reg_bits, simd->passes, simd->butterfly);
+  if (!fn) return nullptr;
+  return std::make_unique<SimdBlocks>(std::move(*simd), walk_loops(tables.loops, elem_bytes, out_bytes), fn, options,
+                                      elem_bytes, isa);
+}
