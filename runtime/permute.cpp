@@ -19,6 +19,7 @@
 #include "runtime/engine/block_tables.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/regions.h"
+#include "runtime/engine/row_copy.h"
 #include "runtime/engine/strided_problem.h"
 #include "runtime/engine/thread_pool.h"
 #include "runtime/engine/transform.h"
@@ -158,9 +159,12 @@ struct PermutePlan::Impl {
   std::unique_ptr<engine::PreparedBlocks> cached;  // output-order loops
   std::unique_ptr<engine::PreparedBlocks> stream;  // streaming stores (out 64-byte aligned): tiles or input-order loops
 
-  // The streaming plan when there is one and `out` starts on a line, else the cached one.
+  bool stream_any_alignment = false;                // the row engine streams wherever rows start
+  // The streaming plan when there is one and `out` starts on a line (or it needs not), else the
+  // cached one.
   const engine::PreparedBlocks* blocks_for(const void* out) const {
-    return stream && (reinterpret_cast<std::uintptr_t>(out) % kLineBytes) == 0 ? stream.get() : cached.get();
+    if (!stream) return cached.get();
+    return stream_any_alignment || (reinterpret_cast<std::uintptr_t>(out) % kLineBytes) == 0 ? stream.get() : cached.get();
   }
   std::shared_ptr<const engine::Transform> transform;  // conversion / scaling, or null
   const gentt_kernel_info* registered = nullptr;
@@ -230,6 +234,81 @@ void check_buffers(const PermutePlan::Impl* p, const void* in, const void* out) 
   const auto i = reinterpret_cast<std::intptr_t>(in), o = reinterpret_cast<std::intptr_t>(out);
   if (o + p->out_span.lo < i + p->in_span.hi && i + p->in_span.lo < o + p->out_span.hi)
     throw Error("out", "overlaps in");
+}
+
+}  // namespace
+
+namespace {
+
+// The row engine for a permutation that keeps its innermost axis: the other axes' loops in
+// output order, cache-tiled as the block loops are, and streamed in input order (or by tiles)
+// for outputs far larger than the caches.
+void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, EngineIsa isa, std::int64_t out_total,
+               std::ostringstream& text) {
+  const engine::StridedAxis row = sp.axes.back();
+  const std::int64_t in_bytes = sp.elem_bytes, out_bytes = impl.out_elem_bytes;
+  BlockLoops loops;
+  for (size_t a = 0; a + 1 < sp.axes.size(); ++a)
+    loops.loops.push_back(LoopDim{sp.axes[a].extent, sp.axes[a].in_stride, sp.axes[a].out_stride, -1,
+                                  "axis " + std::to_string(a)});
+  std::stable_sort(loops.loops.begin(), loops.loops.end(),
+                   [](const LoopDim& x, const LoopDim& y) { return std::llabs(x.out_stride) > std::llabs(y.out_stride); });
+  const std::int64_t row_in = row.extent * in_bytes;
+  TileChoice tiling;
+  if (row_in <= 2 * engine::kRowPieceBytes)
+    tiling = tile_loops(loops, out_total, kTileMinBytes, (row_in + kLineBytes - 1) / kLineBytes * kLineBytes,
+                        kTileCacheBytes);
+  else
+    tiling.reason = "loops: no tiling (rows of " + std::to_string(row_in >> 10) + " KiB are walked in pieces)";
+  engine::RowSink sink;
+  if (impl.transform) sink = impl.transform->sink();
+  engine::RowCopySpec spec;
+  spec.row_elems = row.extent;
+  spec.in_elem_bytes = in_bytes;
+  spec.out_elem_bytes = out_bytes;
+  spec.isa = isa == EngineIsa::avx512 ? engine::RowIsa::avx512
+             : isa == EngineIsa::avx2  ? engine::RowIsa::avx2
+                                       : engine::RowIsa::portable;
+  spec.sink = impl.transform ? &sink : nullptr;  // copied by the engine
+  auto prepare = [&](const std::vector<LoopDim>& nest_loops, bool stream) {
+    engine::RowCopySpec s = spec;
+    s.stream = stream;
+    if (tiling.regions.size() <= 1) return engine::prepare_row_copy(nest_loops, s);
+    std::vector<engine::RegionRun> runs;
+    for (const auto& g : tiling.regions)
+      runs.push_back(engine::RegionRun{g.in_offset * in_bytes, g.out_offset * out_bytes, engine::prepare_row_copy(g.loops, s)});
+    return engine::join_regions(std::move(runs));
+  };
+  impl.cached = prepare(loops.loops, false);
+  impl.isa = spec.isa == engine::RowIsa::avx512 ? "avx512" : spec.isa == engine::RowIsa::avx2 ? "avx2" : "scalar";
+  const bool stream = spec.isa != engine::RowIsa::portable && !impl.transform && out_total >= kStreamMinBytes;
+  if (stream) {
+    impl.stream_any_alignment = true;  // each row streams its own whole lines
+    if (tiling.tiled) {
+      impl.stream = prepare(loops.loops, true);
+    } else {
+      std::vector<LoopDim> in_order = loops.loops;
+      std::stable_sort(in_order.begin(), in_order.end(), [](const LoopDim& x, const LoopDim& y) {
+        return std::llabs(x.in_stride) > std::llabs(y.in_stride);
+      });
+      impl.stream = prepare(in_order, true);
+    }
+  }
+  text << "canonical: shape (";
+  for (size_t a = 0; a < sp.axes.size(); ++a) text << (a ? "," : "") << sp.axes[a].extent;
+  text << ") perm (";
+  for (size_t k = 0; k < sp.perm.size(); ++k) text << (k ? "," : "") << sp.perm[k];
+  text << "): the innermost axis is kept\n";
+  text << "engine: " << impl.cached->describe() << ", " << impl.cached->iterations() << " rows or pieces, "
+       << impl.parts << " part(s)\n";
+  if (impl.transform) text << "transform: " << impl.transform->describe() << "\n";
+  text << tiling.reason << "\n";
+  text << "stores: "
+       << (!impl.stream  ? "cached"
+           : tiling.tiled ? "streaming for each row's whole lines, wherever out starts (tiled output-order loops)"
+                          : "streaming for each row's whole lines, wherever out starts (input-order loops)")
+       << "\n";
+  impl.description = text.str();
 }
 
 }  // namespace
@@ -305,6 +384,15 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   const engine::StridedProblem sp = engine::make_strided_problem(elem_bytes, d.shape, d.perm, in_strides, out_strides);
   const Canonical canon = sp.canonical();
   const bool simd = isa != EngineIsa::scalar;
+
+  // A permutation that keeps the innermost axis moves whole rows (engine/row_copy.h).
+  if (!sp.axes.empty() && sp.axes.back().in_stride == 1 && sp.axes.back().out_stride == 1 &&
+      sp.axes.back().extent * elem_bytes >= engine::kRowMinBytes) {
+    plan_rows(*impl, sp, isa, out_total, text);
+    PermutePlan result;
+    result.impl_ = std::move(impl);
+    return result;
+  }
   const int max_lanes = static_cast<int>(std::bit_floor(
       static_cast<std::uint64_t>(std::max<std::int64_t>(1, (simd ? vector_bytes(isa) : 64) / elem_bytes))));
   std::optional<engine::BlockTables> tables;

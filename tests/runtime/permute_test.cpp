@@ -170,6 +170,45 @@ TEST_CASE("permute: large 2-D transposes are tiled", "[permute]") {
   if (gentt::cpu_supports("avx512")) CHECK(big.find("stores: streaming") != std::string::npos);
 }
 
+TEST_CASE("permute: kept innermost axes move whole rows (row engine)", "[permute]") {
+  std::mt19937_64 rng(2611);
+  int rows = 0;
+  for (int i = 0; i < 160; ++i) {
+    // The last axis (and sometimes the one before it) stays innermost: rows of 1-3000 elements.
+    static const std::int64_t sizes[] = {1, 2, 4, 8, 16, 3, 6, 12};
+    Case c;
+    c.elem = sizes[rng() % std::size(sizes)];
+    const size_t rank = 1 + rng() % 5;
+    const std::int64_t row = 1 + static_cast<std::int64_t>(rng() % (i % 3 == 0 ? 3000 : 200));
+    c.shape = gentt::test::random_shape(rng, rank - 1, rank <= 3 ? 40 : 9, std::max<std::int64_t>(1, (1 << 17) / row));
+    c.shape.push_back(row);
+    const size_t kept = rank >= 3 && rng() % 3 == 0 ? 2 : 1;
+    c.perm = gentt::test::random_permutation(rng, rank - kept);
+    for (size_t k = rank - kept; k < rank; ++k) c.perm.push_back(static_cast<int>(k));
+    gentt::PermuteDesc d;
+    d.elem_bytes = c.elem;
+    d.shape = c.shape;
+    d.perm = c.perm;
+    rows += gentt::plan_permute(d).describe().find("row engine") != std::string::npos;
+    check_contiguous(c, "auto", 1 + static_cast<int>(i % 3), rng);
+    if (i % 4 == 0) check_contiguous(c, "scalar", 1, rng);
+    if (i % 4 == 1 && gentt::cpu_supports("avx2")) check_contiguous(c, "avx2", 2, rng);
+  }
+  CHECK(rows >= 60);
+  // Rows long enough to be walked in pieces, and outputs large enough to stream (check_contiguous
+  // writes `out` both on a page and ending at one, so rows start off their lines).
+  const std::vector<std::pair<Case, int>> large = {
+      {{{3, 2, 50000}, {1, 0, 2}, 4}, 3},         // rows of 195 KiB: pieces, on threads
+      {{{1 << 23}, {0}, 4}, 2},                   // a 32 MiB copy: pieces on threads, streaming
+      {{{700, 40, 75}, {1, 0, 2}, 4}, 1},         // 8 MiB: tiled rows of 300 bytes
+      {{{64, 32, 17, 129}, {2, 1, 0, 3}, 8}, 1},  // 34 MiB, rows of 1032 bytes: streaming off the lines
+  };
+  for (const auto& [c, threads] : large) {
+    check_contiguous(c, "auto", threads, rng);
+    if (gentt::cpu_supports("avx2") && c.shape.size() > 1) check_contiguous(c, "avx2", 2, rng);
+  }
+}
+
 TEST_CASE("permute: strided views (sub-tensors, negative strides, padded outputs)", "[permute]") {
   std::mt19937_64 rng(99);
   for (int i = 0; i < 200; ++i) {
