@@ -240,26 +240,25 @@ void check_buffers(const PermutePlan::Impl* p, const void* in, const void* out) 
 
 namespace {
 
-// The row engine for a permutation that keeps its innermost axis: the other axes' loops in
-// output order, cache-tiled as the block loops are, and streamed in input order (or by tiles)
-// for outputs far larger than the caches.
+// The row engine for a permutation that keeps its innermost axis. The cached walk runs the other
+// axes in output order, so consecutive rows are neighbours in the output. The streaming walk
+// (large outputs) reads in input order, with the loop over the output's next axis split so that
+// groups of up to engine::kMaxRowGroup rows that are neighbours in the output are copied
+// together, line by line (the group's loads in flight together, then its stores): a group's
+// streamed lines are contiguous (alone, a row of one line would go out as a single scattered
+// line). The generated kernels make the same walk with blocks of 8 registers along that axis.
+// Rows are not cache-tiled: as in the generated kernels, the row is the unit that reads in order.
+
 void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, EngineIsa isa, std::int64_t out_total,
                std::ostringstream& text) {
   const engine::StridedAxis row = sp.axes.back();
   const std::int64_t in_bytes = sp.elem_bytes, out_bytes = impl.out_elem_bytes;
-  BlockLoops loops;
+  std::vector<LoopDim> out_order;
   for (size_t a = 0; a + 1 < sp.axes.size(); ++a)
-    loops.loops.push_back(LoopDim{sp.axes[a].extent, sp.axes[a].in_stride, sp.axes[a].out_stride, -1,
-                                  "axis " + std::to_string(a)});
-  std::stable_sort(loops.loops.begin(), loops.loops.end(),
+    out_order.push_back(LoopDim{sp.axes[a].extent, sp.axes[a].in_stride, sp.axes[a].out_stride, -1,
+                                "axis " + std::to_string(a)});
+  std::stable_sort(out_order.begin(), out_order.end(),
                    [](const LoopDim& x, const LoopDim& y) { return std::llabs(x.out_stride) > std::llabs(y.out_stride); });
-  const std::int64_t row_in = row.extent * in_bytes;
-  TileChoice tiling;
-  if (row_in <= 2 * engine::kRowPieceBytes)
-    tiling = tile_loops(loops, out_total, kTileMinBytes, (row_in + kLineBytes - 1) / kLineBytes * kLineBytes,
-                        kTileCacheBytes);
-  else
-    tiling.reason = "loops: no tiling (rows of " + std::to_string(row_in >> 10) + " KiB are walked in pieces)";
   engine::RowSink sink;
   if (impl.transform) sink = impl.transform->sink();
   engine::RowCopySpec spec;
@@ -270,29 +269,63 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
              : isa == EngineIsa::avx2  ? engine::RowIsa::avx2
                                        : engine::RowIsa::portable;
   spec.sink = impl.transform ? &sink : nullptr;  // copied by the engine
-  auto prepare = [&](const std::vector<LoopDim>& nest_loops, bool stream) {
-    engine::RowCopySpec s = spec;
-    s.stream = stream;
-    if (tiling.regions.size() <= 1) return engine::prepare_row_copy(nest_loops, s);
+  // Each nest with the rows its iterations copy (groups along `W`, below).
+  struct Nest {
+    LoopRegion region;
+    std::int64_t group = 1;
+  };
+  LoopDim W;
+  auto prepare = [&](const std::vector<Nest>& nests, bool stream) {
+    auto one = [&](const Nest& n) {
+      engine::RowCopySpec s = spec;
+      s.stream = stream;
+      s.group = n.group;
+      s.group_in_stride = W.in_stride;
+      s.group_out_stride = W.out_stride;
+      return engine::prepare_row_copy(n.region.loops, s);
+    };
+    if (nests.size() == 1) return one(nests.front());
     std::vector<engine::RegionRun> runs;
-    for (const auto& g : tiling.regions)
-      runs.push_back(engine::RegionRun{g.in_offset * in_bytes, g.out_offset * out_bytes, engine::prepare_row_copy(g.loops, s)});
+    for (const auto& n : nests)
+      runs.push_back(engine::RegionRun{n.region.in_offset * in_bytes, n.region.out_offset * out_bytes, one(n)});
     return engine::join_regions(std::move(runs));
   };
-  impl.cached = prepare(loops.loops, false);
+  impl.cached = prepare({Nest{LoopRegion{0, 0, out_order}, 1}}, false);
   impl.isa = spec.isa == engine::RowIsa::avx512 ? "avx512" : spec.isa == engine::RowIsa::avx2 ? "avx2" : "scalar";
-  const bool stream = spec.isa != engine::RowIsa::portable && !impl.transform && out_total >= kStreamMinBytes;
-  if (stream) {
+  std::int64_t group = 1;
+  if (spec.isa != engine::RowIsa::portable && !impl.transform && out_total >= kStreamMinBytes) {
     impl.stream_any_alignment = true;  // each row streams its own whole lines
-    if (tiling.tiled) {
-      impl.stream = prepare(loops.loops, true);
+    std::vector<LoopDim> in_order = out_order;
+    std::stable_sort(in_order.begin(), in_order.end(),
+                     [](const LoopDim& x, const LoopDim& y) { return std::llabs(x.in_stride) > std::llabs(y.in_stride); });
+    std::vector<Nest> nests;
+    if (!out_order.empty() && row.extent * in_bytes <= 2 * engine::kRowPieceBytes) {
+      // The loop over the output's next axis walks groups of rows; the rows of a group are
+      // copied together by one iteration.
+      W = out_order.back();
+      group = std::min(engine::kMaxRowGroup, W.count);
+      const std::int64_t main = W.count / group * group, rest = W.count - main;
+      Nest full{LoopRegion{0, 0, {}}, group};
+      std::vector<LoopDim> others;
+      for (const auto& l : in_order) {
+        if (l.what != W.what) {
+          full.region.loops.push_back(l);
+          others.push_back(l);
+          continue;
+        }
+        LoopDim outer = W;
+        outer.count = main / group;
+        outer.in_stride *= group;
+        outer.out_stride *= group;
+        outer.what += " (groups)";
+        full.region.loops.push_back(outer);
+      }
+      nests.push_back(full);
+      if (rest > 0) nests.push_back(Nest{LoopRegion{main * W.in_stride, main * W.out_stride, others}, rest});
     } else {
-      std::vector<LoopDim> in_order = loops.loops;
-      std::stable_sort(in_order.begin(), in_order.end(), [](const LoopDim& x, const LoopDim& y) {
-        return std::llabs(x.in_stride) > std::llabs(y.in_stride);
-      });
-      impl.stream = prepare(in_order, true);
+      nests.push_back(Nest{LoopRegion{0, 0, in_order}, 1});
     }
+    impl.stream = prepare(nests, true);
   }
   text << "canonical: shape (";
   for (size_t a = 0; a < sp.axes.size(); ++a) text << (a ? "," : "") << sp.axes[a].extent;
@@ -302,12 +335,14 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
   text << "engine: " << impl.cached->describe() << ", " << impl.cached->iterations() << " rows or pieces, "
        << impl.parts << " part(s)\n";
   if (impl.transform) text << "transform: " << impl.transform->describe() << "\n";
-  text << tiling.reason << "\n";
-  text << "stores: "
-       << (!impl.stream  ? "cached"
-           : tiling.tiled ? "streaming for each row's whole lines, wherever out starts (tiled output-order loops)"
-                          : "streaming for each row's whole lines, wherever out starts (input-order loops)")
-       << "\n";
+  text << "loops: output order (cached), no tiling: each row reads in order\n";
+  text << "stores: ";
+  if (!impl.stream)
+    text << "cached";
+  else
+    text << "streaming for each row's whole lines, wherever out starts (input-order loops, " << group
+         << " rows that are output neighbours at a time)";
+  text << "\n";
   impl.description = text.str();
 }
 

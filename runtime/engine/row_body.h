@@ -7,6 +7,8 @@
 //       the whole lines of [out, out + bytes), ordinary stores for its partial first and last line
 //   static void fence();
 //   static constexpr const char* kName;
+//   struct Line; static Line load_line(const char*); static void store_line(char*, Line);
+//   static void stream_line(char*, Line) (64-byte aligned): one 64-byte line in registers.
 
 // One row (piece) per walk iteration; program 1: a row's last piece.
 template <class T, bool Stream>
@@ -17,6 +19,50 @@ struct RowCopy {
       T::stream(in, out, program ? g.last_in : g.piece_in);
     else
       T::copy(in, out, program ? g.last_in : g.piece_in);
+  }
+};
+
+// G rows per walk iteration (a group: rows g.group_in / g.group_out bytes apart). Line by line,
+// the group's G lines are loaded and then stored, so that G loads are in flight together.
+template <class T, bool Stream, int G>
+struct RowGroupCopy {
+  RowGeometry g;
+  GENTT_WALK_TARGET __attribute__((always_inline)) inline void operator()(int, const char* in, char* out) const {
+    const std::int64_t n = g.piece_in, is = g.group_in, os = g.group_out;
+    std::int64_t off = 0;
+    if constexpr (Stream) {
+      // Streamed lockstep needs every row of the group at the same offset in its line.
+      const std::int64_t head = static_cast<std::int64_t>((64 - (reinterpret_cast<std::uintptr_t>(out) & 63)) & 63);
+      if ((os & 63) != 0 || n < head + 64) {
+#pragma GCC unroll 8
+        for (int r = 0; r < G; ++r) T::stream(in + r * is, out + r * os, n);
+        return;
+      }
+      if (head) {
+#pragma GCC unroll 8
+        for (int r = 0; r < G; ++r) T::copy(in + r * is, out + r * os, head);
+        off = head;
+      }
+      for (; off + 64 <= n; off += 64) {
+        typename T::Line v[G];
+#pragma GCC unroll 8
+        for (int r = 0; r < G; ++r) v[r] = T::load_line(in + r * is + off);
+#pragma GCC unroll 8
+        for (int r = 0; r < G; ++r) T::stream_line(out + r * os + off, v[r]);
+      }
+    } else {
+      for (; off + 64 <= n; off += 64) {
+        typename T::Line v[G];
+#pragma GCC unroll 8
+        for (int r = 0; r < G; ++r) v[r] = T::load_line(in + r * is + off);
+#pragma GCC unroll 8
+        for (int r = 0; r < G; ++r) T::store_line(out + r * os + off, v[r]);
+      }
+    }
+    if (off < n) {
+#pragma GCC unroll 8
+      for (int r = 0; r < G; ++r) T::copy(in + r * is + off, out + r * os + off, n - off);
+    }
   }
 };
 
@@ -33,6 +79,7 @@ class RowBlocks final : public PreparedBlocks {
     std::string text = std::string(T::kName) + " row engine: rows of " +
                        std::to_string(g_.piece_elems * (pieces_ - 1) + g_.last_elems) + " elements copied whole";
     if (pieces_ > 1) text += " in " + std::to_string(pieces_) + " pieces";
+    if (g_.group > 1) text += ", " + std::to_string(g_.group) + " rows at a time";
     if (sink_.fn) text += ", each through the row transform";
     if (stream_) text += ", streaming stores for the whole lines of each row";
     return text;
@@ -43,9 +90,18 @@ class RowBlocks final : public PreparedBlocks {
     const RowGeometry g = g_;
     if (sink_.fn) {
       auto row = [&](int program, const char* i, char* o) {
-        sink_.fn(i, o, program ? g.last_elems : g.piece_elems, sink_.state);
+        for (int r = 0; r < g.group; ++r)
+          sink_.fn(i + r * g.group_in, o + r * g.group_out, program ? g.last_elems : g.piece_elems, sink_.state);
       };
       return walk(loops_.data(), static_cast<int>(loops_.size()), begin, end, in, out, row);
+    }
+    if (g.group > 1) {
+      if (stream_)
+        walk_groups<true>(in, out, begin, end);
+      else
+        walk_groups<false>(in, out, begin, end);
+      if (stream_) T::fence();
+      return;
     }
     if (stream_) {
       RowCopy<T, true> row{g};
@@ -55,6 +111,19 @@ class RowBlocks final : public PreparedBlocks {
     }
     RowCopy<T, false> row{g};
     walk(loops_.data(), static_cast<int>(loops_.size()), begin, end, in, out, row);
+  }
+
+  template <bool Stream>
+  GENTT_WALK_TARGET void walk_groups(const char* in, char* out, std::int64_t begin, std::int64_t end) const {
+    const int depth = static_cast<int>(loops_.size());
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      ((g_.group == K + 2 ? (walk_group<Stream, K + 2>(depth, in, out, begin, end), 0) : 0), ...);
+    }(std::make_integer_sequence<int, kMaxRowGroup - 1>{});
+  }
+  template <bool Stream, int G>
+  GENTT_WALK_TARGET void walk_group(int depth, const char* in, char* out, std::int64_t begin, std::int64_t end) const {
+    RowGroupCopy<T, Stream, G> row{g_};
+    walk(loops_.data(), depth, begin, end, in, out, row);
   }
 
   std::vector<WalkLoop> loops_;

@@ -13,6 +13,16 @@ namespace {
 
 struct PortableRows {
   static constexpr const char* kName = "portable";
+  struct Line {
+    unsigned char b[64];
+  };
+  static Line load_line(const char* p) {
+    Line l;
+    std::memcpy(l.b, p, 64);
+    return l;
+  }
+  static void store_line(char* p, const Line& l) { std::memcpy(p, l.b, 64); }
+  static void stream_line(char* p, const Line& l) { store_line(p, l); }
   static void copy(const char* in, char* out, std::int64_t n) { std::memcpy(out, in, static_cast<std::size_t>(n)); }
   static void stream(const char* in, char* out, std::int64_t n) { copy(in, out, n); }
   static void fence() {}
@@ -41,6 +51,11 @@ std::unique_ptr<PreparedBlocks> prepare_row_copy(const std::vector<LoopDim>& loo
     pieces = (spec.row_elems + g.piece_elems - 1) / g.piece_elems;
     g.last_elems = spec.row_elems - (pieces - 1) * g.piece_elems;
     walk.push_back({pieces, g.piece_elems * spec.in_elem_bytes, g.piece_elems * spec.out_elem_bytes, 0});
+  }
+  if (spec.group > 1 && pieces == 1) {
+    g.group = static_cast<int>(spec.group);
+    g.group_in = spec.group_in_stride * spec.in_elem_bytes;
+    g.group_out = spec.group_out_stride * spec.out_elem_bytes;
   }
   g.piece_in = g.piece_elems * spec.in_elem_bytes;
   g.last_in = g.last_elems * spec.in_elem_bytes;

@@ -25,6 +25,8 @@ inline constexpr std::int64_t kRowMinBytes = 64;
 // Rows longer than this are split into pieces of about this size (a part can take a piece).
 inline constexpr std::int64_t kRowPieceBytes = std::int64_t{64} << 10;
 
+inline constexpr std::int64_t kMaxRowGroup = 8;
+
 enum class RowIsa { avx512, avx2, portable };
 
 struct RowCopySpec {
@@ -33,6 +35,11 @@ struct RowCopySpec {
   std::int64_t out_elem_bytes = 0;  // output element bytes (a conversion sink may widen or narrow)
   RowIsa isa = RowIsa::portable;
   bool stream = false;           // non-temporal stores for the line-aligned middle of each row
+  // Rows copied per walk iteration (1..kMaxRowGroup), `group_*_stride` elements apart: a group's
+  // rows are loaded line by line together and then stored together, as a generated block of
+  // that many registers is (rows no longer than 2 * kRowPieceBytes).
+  std::int64_t group = 1;
+  std::int64_t group_in_stride = 0, group_out_stride = 0;
   const RowSink* sink = nullptr;  // conversion or scaling: each row (piece) through sink->fn
 };
 

@@ -24,11 +24,25 @@ namespace {
 
 struct Avx2Rows {
   static constexpr const char* kName = "avx2";
+  struct Line {
+    __m256i a, b;
+  };
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline __m256i load(const char* p) {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
   }
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline void store(char* p, __m256i v) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+  }
+  GENTT_WALK_TARGET __attribute__((always_inline)) static inline Line load_line(const char* p) {
+    return {load(p), load(p + 32)};
+  }
+  GENTT_WALK_TARGET __attribute__((always_inline)) static inline void store_line(char* p, Line v) {
+    store(p, v.a);
+    store(p + 32, v.b);
+  }
+  GENTT_WALK_TARGET __attribute__((always_inline)) static inline void stream_line(char* p, Line v) {
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v.a);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(p + 32), v.b);
   }
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline void copy(const char* in, char* out, std::int64_t n) {
     if (n < 32) {

@@ -4,9 +4,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "runtime/engine/engine.h"
+#include "runtime/engine/row_copy.h"
 #include "runtime/engine/walk.h"
 
 namespace gentt::engine {
@@ -16,6 +18,8 @@ namespace gentt::engine {
 struct RowGeometry {
   std::int64_t piece_in = 0, last_in = 0;        // input bytes of a piece, of a row's last piece
   std::int64_t piece_elems = 0, last_elems = 0;  // the same in elements (for the row sink)
+  int group = 1;                                 // rows per walk iteration (no pieces then)
+  std::int64_t group_in = 0, group_out = 0;      // bytes from one row of a group to the next
 };
 
 // nullptr where the ISA's engine is not compiled in (not x86-64).
