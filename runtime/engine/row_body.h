@@ -24,11 +24,21 @@ struct RowCopy {
 
 // G rows per walk iteration (a group: rows g.group_in / g.group_out bytes apart). Line by line,
 // the group's G lines are loaded and then stored, so that G loads are in flight together.
+// Program 1: the last, shorter group (g.group_rest rows), one row after the other.
 template <class T, bool Stream, int G>
 struct RowGroupCopy {
   RowGeometry g;
-  GENTT_WALK_TARGET __attribute__((always_inline)) inline void operator()(int, const char* in, char* out) const {
+  GENTT_WALK_TARGET __attribute__((always_inline)) inline void operator()(int program, const char* in, char* out) const {
     const std::int64_t n = g.piece_in, is = g.group_in, os = g.group_out;
+    if (program) {
+      for (int r = 0; r < g.group_rest; ++r) {
+        if constexpr (Stream)
+          T::stream(in + r * is, out + r * os, n);
+        else
+          T::copy(in + r * is, out + r * os, n);
+      }
+      return;
+    }
     std::int64_t off = 0;
     if constexpr (Stream) {
       // Streamed lockstep needs every row of the group at the same offset in its line.
@@ -90,8 +100,9 @@ class RowBlocks final : public PreparedBlocks {
     const RowGeometry g = g_;
     if (sink_.fn) {
       auto row = [&](int program, const char* i, char* o) {
-        for (int r = 0; r < g.group; ++r)
-          sink_.fn(i + r * g.group_in, o + r * g.group_out, program ? g.last_elems : g.piece_elems, sink_.state);
+        if (g.group == 1) return sink_.fn(i, o, program ? g.last_elems : g.piece_elems, sink_.state);
+        for (int r = 0; r < (program ? g.group_rest : g.group); ++r)
+          sink_.fn(i + r * g.group_in, o + r * g.group_out, g.piece_elems, sink_.state);
       };
       return walk(loops_.data(), static_cast<int>(loops_.size()), begin, end, in, out, row);
     }

@@ -40,7 +40,7 @@ std::unique_ptr<PreparedBlocks> make_rows_portable(std::vector<WalkLoop> loops, 
 std::unique_ptr<PreparedBlocks> prepare_row_copy(const std::vector<LoopDim>& loops, const RowCopySpec& spec) {
   std::vector<WalkLoop> walk;
   for (const auto& l : loops)
-    walk.push_back({l.count, l.in_stride * spec.in_elem_bytes, l.out_stride * spec.out_elem_bytes, -1});
+    walk.push_back({l.count, l.in_stride * spec.in_elem_bytes, l.out_stride * spec.out_elem_bytes, l.tail_bit});
   // Rows longer than a piece: an innermost loop over the pieces, its last iteration the rest.
   const std::int64_t row_in = spec.row_elems * spec.in_elem_bytes;
   std::int64_t pieces = 1;
@@ -54,6 +54,7 @@ std::unique_ptr<PreparedBlocks> prepare_row_copy(const std::vector<LoopDim>& loo
   }
   if (spec.group > 1 && pieces == 1) {
     g.group = static_cast<int>(spec.group);
+    g.group_rest = static_cast<int>(spec.group_rest);
     g.group_in = spec.group_in_stride * spec.in_elem_bytes;
     g.group_out = spec.group_out_stride * spec.out_elem_bytes;
   }

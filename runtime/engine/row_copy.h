@@ -38,12 +38,14 @@ struct RowCopySpec {
   // Rows copied per walk iteration (1..kMaxRowGroup), `group_*_stride` elements apart: a group's
   // rows are loaded line by line together and then stored together, as a generated block of
   // that many registers is (rows no longer than 2 * kRowPieceBytes).
-  std::int64_t group = 1;
+  // The loops' tail bit 0, if any, marks the last group, of `group_rest` rows.
+  std::int64_t group = 1, group_rest = 0;
   std::int64_t group_in_stride = 0, group_out_stride = 0;
   const RowSink* sink = nullptr;  // conversion or scaling: each row (piece) through sink->fn
 };
 
-// `loops` (elements, outermost first): the loops over every axis but the row's; no tail bits.
+// `loops` (elements, outermost first): the loops over every axis but the row's; a tail bit (0)
+// only on the loop over groups (its last iteration: group_rest rows).
 std::unique_ptr<PreparedBlocks> prepare_row_copy(const std::vector<LoopDim>& loops, const RowCopySpec& spec);
 
 }  // namespace gentt::engine

@@ -19,6 +19,7 @@ struct RowGeometry {
   std::int64_t piece_in = 0, last_in = 0;        // input bytes of a piece, of a row's last piece
   std::int64_t piece_elems = 0, last_elems = 0;  // the same in elements (for the row sink)
   int group = 1;                                 // rows per walk iteration (no pieces then)
+  int group_rest = 0;                            // rows of the last group (program 1), if shorter
   std::int64_t group_in = 0, group_out = 0;      // bytes from one row of a group to the next
 };
 
