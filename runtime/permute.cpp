@@ -269,27 +269,20 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
              : isa == EngineIsa::avx2  ? engine::RowIsa::avx2
                                        : engine::RowIsa::portable;
   spec.sink = impl.transform ? &sink : nullptr;  // copied by the engine
-  // Each nest with the rows its iterations copy (groups along `W`, below).
+  // A loop nest with the rows each of its iterations copies (groups along `W`, below).
   struct Nest {
-    LoopRegion region;
+    std::vector<LoopDim> loops;
     std::int64_t group = 1, rest = 0;
   };
   LoopDim W;
-  auto prepare = [&](const std::vector<Nest>& nests, bool stream) {
-    auto one = [&](const Nest& n) {
-      engine::RowCopySpec s = spec;
-      s.stream = stream;
-      s.group = n.group;
-      s.group_rest = n.rest;
-      s.group_in_stride = W.in_stride;
-      s.group_out_stride = W.out_stride;
-      return engine::prepare_row_copy(n.region.loops, s);
-    };
-    if (nests.size() == 1) return one(nests.front());
-    std::vector<engine::RegionRun> runs;
-    for (const auto& n : nests)
-      runs.push_back(engine::RegionRun{n.region.in_offset * in_bytes, n.region.out_offset * out_bytes, one(n)});
-    return engine::join_regions(std::move(runs));
+  auto prepare = [&](const Nest& n, bool stream) {
+    engine::RowCopySpec s = spec;
+    s.stream = stream;
+    s.group = n.group;
+    s.group_rest = n.rest;
+    s.group_in_stride = W.in_stride;
+    s.group_out_stride = W.out_stride;
+    return engine::prepare_row_copy(n.loops, s);
   };
   // `order`'s loops with the loop over the output's next axis walking groups of rows (the
   // rows of a group are copied together by one iteration), or ungrouped.
@@ -297,12 +290,12 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
   if (groups) W = out_order.back();
   const std::int64_t group = groups ? std::min(engine::kMaxRowGroup, W.count) : 1;
   auto grouped = [&](const std::vector<LoopDim>& order) {
-    if (!groups) return Nest{LoopRegion{0, 0, order}, 1, 0};
+    if (!groups) return Nest{order, 1, 0};
     const std::int64_t rest = W.count % group;
-    Nest n{LoopRegion{0, 0, {}}, group, rest};
+    Nest n{{}, group, rest};
     for (const auto& l : order) {
       if (l.what != W.what) {
-        n.region.loops.push_back(l);
+        n.loops.push_back(l);
         continue;
       }
       LoopDim outer = W;
@@ -311,20 +304,20 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
       outer.out_stride *= group;
       outer.tail_bit = rest ? 0 : -1;  // the last group has `rest` rows
       outer.what += " (groups)";
-      n.region.loops.push_back(outer);
+      n.loops.push_back(outer);
     }
     return n;
   };
   // Cached: one row at a time in output order (groups measured slower there: 8 MiB (1,0,2)
   // float32 73 -> 53 GB/s).
-  impl.cached = prepare({Nest{LoopRegion{0, 0, out_order}, 1, 0}}, false);
+  impl.cached = prepare(Nest{out_order, 1, 0}, false);
   impl.isa = spec.isa == engine::RowIsa::avx512 ? "avx512" : spec.isa == engine::RowIsa::avx2 ? "avx2" : "scalar";
   if (spec.isa != engine::RowIsa::portable && !impl.transform && out_total >= kStreamMinBytes) {
     impl.stream_any_alignment = true;  // each row streams its own whole lines
     std::vector<LoopDim> in_order = out_order;
     std::stable_sort(in_order.begin(), in_order.end(),
                      [](const LoopDim& x, const LoopDim& y) { return std::llabs(x.in_stride) > std::llabs(y.in_stride); });
-    impl.stream = prepare({grouped(in_order)}, true);
+    impl.stream = prepare(grouped(in_order), true);
   }
   text << "canonical: shape (";
   for (size_t a = 0; a < sp.axes.size(); ++a) text << (a ? "," : "") << sp.axes[a].extent;

@@ -1,6 +1,7 @@
 #include "runtime/engine/row_copy.h"
 
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -52,7 +53,9 @@ std::unique_ptr<PreparedBlocks> prepare_row_copy(const std::vector<LoopDim>& loo
     g.last_elems = spec.row_elems - (pieces - 1) * g.piece_elems;
     walk.push_back({pieces, g.piece_elems * spec.in_elem_bytes, g.piece_elems * spec.out_elem_bytes, 0});
   }
-  if (spec.group > 1 && pieces == 1) {
+  if (spec.group > 1 && pieces > 1)
+    throw std::logic_error("gentt: row groups of rows walked in pieces (internal error)");
+  if (spec.group > 1) {
     g.group = static_cast<int>(spec.group);
     g.group_rest = static_cast<int>(spec.group_rest);
     g.group_in = spec.group_in_stride * spec.in_elem_bytes;

@@ -5,8 +5,9 @@
 // (vector loads and stores, a masked last vector) beats a block program that moves it one
 // register at a time, and needs no per-block tables.
 //
-// The loops over the other axes are the planner's (tiled like the block loops, ir/tiling.h);
-// rows longer than kRowPieceBytes are walked in pieces so that parts (threads) can split them.
+// The caller (plan_permute) orders the loops over the other axes: output order for the cached
+// walk, input order with groups of rows that are output neighbours for the streaming one. Rows
+// longer than 2 * kRowPieceBytes are walked in pieces so that parts (threads) can split them.
 // Streaming stores write the line-aligned middle of each row with non-temporal stores and its
 // partial head and tail lines normally, wherever the row starts.
 #pragma once
