@@ -7,7 +7,7 @@
 //       the whole lines of [out, out + bytes), ordinary stores for its partial first and last line
 //   static void fence();
 //   static constexpr const char* kName;
-//   struct Line; static Line load_line(const char*); static void store_line(char*, Line);
+//   struct Line; static Line load_line(const char*);
 //   static void stream_line(char*, Line) (64-byte aligned): one 64-byte line in registers.
 
 // One row (piece) per walk iteration; program 1: a row's last piece.
@@ -22,56 +22,45 @@ struct RowCopy {
   }
 };
 
-// G rows per walk iteration (a group: rows g.group_in / g.group_out bytes apart). Line by line,
-// the group's G lines are loaded and then stored, so that G loads are in flight together.
-// Program 1: the last, shorter group (g.group_rest rows), one row after the other.
-template <class T, bool Stream, int G>
+// A group of rows per walk iteration (rows g.group_in / g.group_out bytes apart): g.group rows,
+// or g.group_rest in the last group (program 1). A streamed group of kMaxRowGroup rows whose
+// rows share their offset in a line goes line by line: the group's lines are loaded, then
+// stored, so that its loads are in flight together. Other groups copy one row after another.
+template <class T, bool Stream>
 struct RowGroupCopy {
   RowGeometry g;
   GENTT_WALK_TARGET __attribute__((always_inline)) inline void operator()(int program, const char* in, char* out) const {
     const std::int64_t n = g.piece_in, is = g.group_in, os = g.group_out;
-    if (program) {
-      for (int r = 0; r < g.group_rest; ++r) {
-        if constexpr (Stream)
-          T::stream(in + r * is, out + r * os, n);
-        else
-          T::copy(in + r * is, out + r * os, n);
-      }
-      return;
-    }
-    std::int64_t off = 0;
+    const int rows = program ? g.group_rest : g.group;
     if constexpr (Stream) {
-      // Streamed lockstep needs every row of the group at the same offset in its line.
       const std::int64_t head = static_cast<std::int64_t>((64 - (reinterpret_cast<std::uintptr_t>(out) & 63)) & 63);
-      if ((os & 63) != 0 || n < head + 64) {
+      if (rows == kMaxRowGroup && (os & 63) == 0 && n >= head + 64) {
+        constexpr int G = kMaxRowGroup;
+        std::int64_t off = 0;
+        if (head) {
 #pragma GCC unroll 8
-        for (int r = 0; r < G; ++r) T::stream(in + r * is, out + r * os, n);
+          for (int r = 0; r < G; ++r) T::copy(in + r * is, out + r * os, head);
+          off = head;
+        }
+        for (; off + 64 <= n; off += 64) {
+          typename T::Line v[G];
+#pragma GCC unroll 8
+          for (int r = 0; r < G; ++r) v[r] = T::load_line(in + r * is + off);
+#pragma GCC unroll 8
+          for (int r = 0; r < G; ++r) T::stream_line(out + r * os + off, v[r]);
+        }
+        if (off < n) {
+#pragma GCC unroll 8
+          for (int r = 0; r < G; ++r) T::copy(in + r * is + off, out + r * os + off, n - off);
+        }
         return;
       }
-      if (head) {
-#pragma GCC unroll 8
-        for (int r = 0; r < G; ++r) T::copy(in + r * is, out + r * os, head);
-        off = head;
-      }
-      for (; off + 64 <= n; off += 64) {
-        typename T::Line v[G];
-#pragma GCC unroll 8
-        for (int r = 0; r < G; ++r) v[r] = T::load_line(in + r * is + off);
-#pragma GCC unroll 8
-        for (int r = 0; r < G; ++r) T::stream_line(out + r * os + off, v[r]);
-      }
-    } else {
-      for (; off + 64 <= n; off += 64) {
-        typename T::Line v[G];
-#pragma GCC unroll 8
-        for (int r = 0; r < G; ++r) v[r] = T::load_line(in + r * is + off);
-#pragma GCC unroll 8
-        for (int r = 0; r < G; ++r) T::store_line(out + r * os + off, v[r]);
-      }
     }
-    if (off < n) {
-#pragma GCC unroll 8
-      for (int r = 0; r < G; ++r) T::copy(in + r * is + off, out + r * os + off, n - off);
+    for (int r = 0; r < rows; ++r) {
+      if constexpr (Stream)
+        T::stream(in + r * is, out + r * os, n);
+      else
+        T::copy(in + r * is, out + r * os, n);
     }
   }
 };
@@ -107,12 +96,14 @@ class RowBlocks final : public PreparedBlocks {
       return walk(loops_.data(), static_cast<int>(loops_.size()), begin, end, in, out, row);
     }
     if (g.group > 1) {
-      if (stream_)
-        walk_groups<true>(in, out, begin, end);
-      else
-        walk_groups<false>(in, out, begin, end);
-      if (stream_) T::fence();
-      return;
+      if (stream_) {
+        RowGroupCopy<T, true> rows{g};
+        walk(loops_.data(), static_cast<int>(loops_.size()), begin, end, in, out, rows);
+        T::fence();
+        return;
+      }
+      RowGroupCopy<T, false> rows{g};
+      return walk(loops_.data(), static_cast<int>(loops_.size()), begin, end, in, out, rows);
     }
     if (stream_) {
       RowCopy<T, true> row{g};
@@ -122,19 +113,6 @@ class RowBlocks final : public PreparedBlocks {
     }
     RowCopy<T, false> row{g};
     walk(loops_.data(), static_cast<int>(loops_.size()), begin, end, in, out, row);
-  }
-
-  template <bool Stream>
-  GENTT_WALK_TARGET void walk_groups(const char* in, char* out, std::int64_t begin, std::int64_t end) const {
-    const int depth = static_cast<int>(loops_.size());
-    [&]<int... K>(std::integer_sequence<int, K...>) {
-      ((g_.group == K + 2 ? (walk_group<Stream, K + 2>(depth, in, out, begin, end), 0) : 0), ...);
-    }(std::make_integer_sequence<int, kMaxRowGroup - 1>{});
-  }
-  template <bool Stream, int G>
-  GENTT_WALK_TARGET void walk_group(int depth, const char* in, char* out, std::int64_t begin, std::int64_t end) const {
-    RowGroupCopy<T, Stream, G> row{g_};
-    walk(loops_.data(), depth, begin, end, in, out, row);
   }
 
   std::vector<WalkLoop> loops_;

@@ -22,8 +22,7 @@ struct PortableRows {
     std::memcpy(l.b, p, 64);
     return l;
   }
-  static void store_line(char* p, const Line& l) { std::memcpy(p, l.b, 64); }
-  static void stream_line(char* p, const Line& l) { store_line(p, l); }
+  static void stream_line(char* p, const Line& l) { std::memcpy(p, l.b, 64); }
   static void copy(const char* in, char* out, std::int64_t n) { std::memcpy(out, in, static_cast<std::size_t>(n)); }
   static void stream(const char* in, char* out, std::int64_t n) { copy(in, out, n); }
   static void fence() {}

@@ -36,10 +36,6 @@ struct Avx2Rows {
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline Line load_line(const char* p) {
     return {load(p), load(p + 32)};
   }
-  GENTT_WALK_TARGET __attribute__((always_inline)) static inline void store_line(char* p, Line v) {
-    store(p, v.a);
-    store(p + 32, v.b);
-  }
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline void stream_line(char* p, Line v) {
     _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v.a);
     _mm256_stream_si256(reinterpret_cast<__m256i*>(p + 32), v.b);

@@ -25,7 +25,6 @@ struct Avx512Rows {
   static constexpr const char* kName = "avx512";
   using Line = __m512i;
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline Line load_line(const char* p) { return _mm512_loadu_si512(p); }
-  GENTT_WALK_TARGET __attribute__((always_inline)) static inline void store_line(char* p, Line v) { _mm512_storeu_si512(p, v); }
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline void stream_line(char* p, Line v) {
     _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
   }
