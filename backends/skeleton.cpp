@@ -129,8 +129,7 @@ void emit_run(CodeWriter& w, const Kernel& k, const std::string& elem) {
   if (k.regions.empty()) return emit_nest(w, k, k.loops, k.name + "_run", elem);
   std::vector<int64_t> start, count;
   for (size_t g = 0; g < k.regions.size(); ++g) {
-    int64_t c = 1;
-    for (const auto& l : k.regions[g].loops) c *= l.count;
+    const int64_t c = k.regions[g].iterations();
     start.push_back(g == 0 ? 0 : start.back() + count.back());
     count.push_back(c);
     w.comment(fmt::format("Region {}: flat iterations [{}, {}), blocks from in + {}, out + {}.", g, start[g],

@@ -99,8 +99,7 @@ void interpret_part(const Kernel& k, const void* in, void* out, int part, int np
   // The nests' flat iterations follow one another (kernel.h, regions).
   int64_t start = 0;
   for (const auto& g : k.nests()) {
-    int64_t n = 1;
-    for (const auto& l : g.loops) n *= l.count;
+    const int64_t n = g.iterations();
     const int64_t lo = std::max(begin, start), hi = std::min(end, start + n);
     if (lo < hi) walk_nest(k, g.loops, g.in_offset, g.out_offset, lo - start, hi - start, run);
     start += n;

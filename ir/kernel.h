@@ -71,6 +71,8 @@ struct BlockProgram {
 struct LoopRegion {
   int64_t in_offset = 0, out_offset = 0;
   std::vector<LoopDim> loops;  // outermost first
+
+  int64_t iterations() const;  // product of loop counts (1 when there are no loops)
 };
 
 struct Kernel {

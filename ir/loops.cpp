@@ -12,16 +12,17 @@ std::vector<LoopRegion> Kernel::nests() const {
   return {LoopRegion{0, 0, loops}};
 }
 
-int64_t Kernel::iterations() const {
-  int64_t total = 0;
-  for (const auto& g : nests()) {
-    int64_t n = 1;
-    for (const auto& l : g.loops) n *= l.count;
-    total += n;
-  }
-  return total;
+int64_t LoopRegion::iterations() const {
+  int64_t n = 1;
+  for (const auto& l : loops) n *= l.count;
+  return n;
 }
 
+int64_t Kernel::iterations() const {
+  int64_t total = 0;
+  for (const auto& g : nests()) total += g.iterations();
+  return total;
+}
 
 BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
   const Canonical& c = plan.problem;

@@ -36,6 +36,24 @@ void print_program(std::string& s, const std::string& title, const BlockProgram&
   }
 }
 
+// One line per loop: "  L<i> count=.. in_stride=.. out_stride=.. [tail_bit=..]  # what".
+void print_loops(std::string& s, const std::vector<LoopDim>& loops) {
+  for (size_t i = 0; i < loops.size(); ++i) {
+    const auto& L = loops[i];
+    s += fmt::format("  L{} count={} in_stride={} out_stride={}", i, L.count, L.in_stride, L.out_stride);
+    if (L.tail_bit >= 0) s += fmt::format(" tail_bit={}", L.tail_bit);
+    s += fmt::format("  # {}\n", L.what);
+  }
+}
+
+nlohmann::ordered_json loops_to_json(const std::vector<LoopDim>& loops) {
+  auto a = nlohmann::ordered_json::array();
+  for (const auto& L : loops)
+    a.push_back({{"count", L.count}, {"in_stride", L.in_stride}, {"out_stride", L.out_stride},
+                 {"tail_bit", L.tail_bit}, {"what", L.what}});
+  return a;
+}
+
 nlohmann::ordered_json program_to_json(const BlockProgram& p) {
   nlohmann::ordered_json jp;
   jp["what"] = p.what;
@@ -65,21 +83,11 @@ std::string print_kernel(const Kernel& k) {
                               k.elem_bytes, k.lanes, k.in_elements, k.iterations());
   s += "loops (outermost first; strides in elements):\n";
   if (k.loops.empty()) s += "  (none: one block)\n";
-  for (size_t i = 0; i < k.loops.size(); ++i) {
-    const auto& L = k.loops[i];
-    s += fmt::format("  L{} count={} in_stride={} out_stride={}", i, L.count, L.in_stride, L.out_stride);
-    if (L.tail_bit >= 0) s += fmt::format(" tail_bit={}", L.tail_bit);
-    s += fmt::format("  # {}\n", L.what);
-  }
+  print_loops(s, k.loops);
   for (size_t g = 1; g < k.regions.size(); ++g) {
     const auto& R = k.regions[g];
     s += fmt::format("region {} (after region {}; base in+{} out+{}):\n", g, g - 1, R.in_offset, R.out_offset);
-    for (size_t i = 0; i < R.loops.size(); ++i) {
-      const auto& L = R.loops[i];
-      s += fmt::format("  L{} count={} in_stride={} out_stride={}", i, L.count, L.in_stride, L.out_stride);
-      if (L.tail_bit >= 0) s += fmt::format(" tail_bit={}", L.tail_bit);
-      s += fmt::format("  # {}\n", L.what);
-    }
+    print_loops(s, R.loops);
   }
   for (size_t pi = 0; pi < k.programs.size(); ++pi) print_program(s, fmt::format("program {}", pi), k.programs[pi]);
   if (k.unroll > 1) {
@@ -96,20 +104,11 @@ nlohmann::ordered_json kernel_to_json(const Kernel& k) {
   j["elem_bytes"] = k.elem_bytes;
   j["lanes"] = k.lanes;
   j["elements"] = k.in_elements;
-  j["loops"] = nlohmann::ordered_json::array();
-  for (const auto& L : k.loops)
-    j["loops"].push_back({{"count", L.count}, {"in_stride", L.in_stride}, {"out_stride", L.out_stride},
-                          {"tail_bit", L.tail_bit}, {"what", L.what}});
+  j["loops"] = loops_to_json(k.loops);
   if (!k.regions.empty()) {  // tiles with remainders: every nest, region 0 being `loops`
     j["regions"] = nlohmann::ordered_json::array();
-    for (const auto& g : k.regions) {
-      nlohmann::ordered_json r{{"in_offset", g.in_offset}, {"out_offset", g.out_offset}};
-      r["loops"] = nlohmann::ordered_json::array();
-      for (const auto& L : g.loops)
-        r["loops"].push_back({{"count", L.count}, {"in_stride", L.in_stride}, {"out_stride", L.out_stride},
-                              {"tail_bit", L.tail_bit}, {"what", L.what}});
-      j["regions"].push_back(std::move(r));
-    }
+    for (const auto& g : k.regions)
+      j["regions"].push_back({{"in_offset", g.in_offset}, {"out_offset", g.out_offset}, {"loops", loops_to_json(g.loops)}});
   }
   j["programs"] = nlohmann::ordered_json::array();
   for (const auto& p : k.programs) j["programs"].push_back(program_to_json(p));

@@ -6,15 +6,7 @@
 
 namespace gentt {
 
-namespace {
-
-std::string size_text(int64_t bytes) {
-  if (bytes >= (int64_t{1} << 20)) return fmt::format("{:.4g} MiB", static_cast<double>(bytes) / (1 << 20));
-  return fmt::format("{:.4g} KiB", static_cast<double>(bytes) / (1 << 10));
-}
-
-// Why the cached kernel's full-block stores cannot all land on whole lines, or "" when they can.
-std::string alignment_problem(const Kernel& k) {
+std::string nests_off_lines(const Kernel& k) {
   for (const auto& g : k.nests()) {
     if (g.out_offset % k.lanes != 0)
       return fmt::format("output rows do not start on 64-byte lines (a region of the tiles starts at output "
@@ -26,6 +18,19 @@ std::string alignment_problem(const Kernel& k) {
                            "elements, not a multiple of {})",
                            L.what, L.out_stride, k.lanes);
   }
+  return "";
+}
+
+namespace {
+
+std::string size_text(int64_t bytes) {
+  if (bytes >= (int64_t{1} << 20)) return fmt::format("{:.4g} MiB", static_cast<double>(bytes) / (1 << 20));
+  return fmt::format("{:.4g} KiB", static_cast<double>(bytes) / (1 << 10));
+}
+
+// Why the cached kernel's full-block stores cannot all land on whole lines, or "" when they can.
+std::string alignment_problem(const Kernel& k) {
+  if (std::string why = nests_off_lines(k); !why.empty()) return why;
   bool whole = false;
   for (const auto& op : k.programs.front().ops) {
     if (op.kind != OpKind::store || op.count != k.lanes) continue;

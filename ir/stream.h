@@ -44,6 +44,11 @@ struct StreamChoice {
 // Throws UserError naming `field` when `mode` asks for streaming stores the target lacks.
 void check_store_mode(const Target& target, StoreMode mode, const std::string& field);
 
+// Why some loop nest of `k` (a region's base, a loop's output step) does not move its output
+// rows by whole vectors of k.lanes elements, or "" when every nest does: the condition for
+// streaming stores, shared by the rule below and the verifier.
+std::string nests_off_lines(const Kernel& k);
+
 // Decides from the cached kernel. `target_streams`: the target's backend has
 // whole-line non-temporal stores of `vector_bytes`-byte vectors.
 StreamChoice choose_streaming(const Kernel& cached, StoreMode mode, bool target_streams,

@@ -6,6 +6,7 @@
 
 #include "ir/bits.h"
 #include "ir/error.h"
+#include "ir/stream.h"
 
 namespace gentt {
 
@@ -93,15 +94,7 @@ void verify_kernel(const Kernel& k) {
   for (const auto& p : k.programs)
     for (const auto& op : p.ops) streams |= op.stream;
   if (streams)
-    for (const auto& g : nests) {
-      if (g.out_offset % k.lanes != 0)
-        fail(k, fmt::format("streaming stores in a region at output offset {}, not a multiple of {} lanes",
-                            g.out_offset, k.lanes));
-      for (const auto& L : g.loops)
-        if (L.out_stride % k.lanes != 0)
-          fail(k, fmt::format("streaming stores in a loop nest whose out_stride {} is not a multiple of {} lanes",
-                              L.out_stride, k.lanes));
-    }
+    if (const std::string why = nests_off_lines(k); !why.empty()) fail(k, "streaming stores, but " + why);
   if (k.programs.size() != (size_t{1} << tail_bits))
     fail(k, fmt::format("{} programs for {} tail bits", k.programs.size(), tail_bits));
   for (const auto& g : nests) {
