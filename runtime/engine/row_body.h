@@ -95,24 +95,18 @@ class RowBlocks final : public PreparedBlocks {
       };
       return walk(loops_.data(), static_cast<int>(loops_.size()), begin, end, in, out, row);
     }
-    if (g.group > 1) {
-      if (stream_) {
-        RowGroupCopy<T, true> rows{g};
-        walk(loops_.data(), static_cast<int>(loops_.size()), begin, end, in, out, rows);
-        T::fence();
-        return;
-      }
-      RowGroupCopy<T, false> rows{g};
-      return walk(loops_.data(), static_cast<int>(loops_.size()), begin, end, in, out, rows);
-    }
-    if (stream_) {
-      RowCopy<T, true> row{g};
-      walk(loops_.data(), static_cast<int>(loops_.size()), begin, end, in, out, row);
-      T::fence();
-      return;
-    }
-    RowCopy<T, false> row{g};
+    if (g.group > 1)
+      return stream_ ? walk_rows(RowGroupCopy<T, true>{g}, in, out, begin, end)
+                     : walk_rows(RowGroupCopy<T, false>{g}, in, out, begin, end);
+    return stream_ ? walk_rows(RowCopy<T, true>{g}, in, out, begin, end)
+                   : walk_rows(RowCopy<T, false>{g}, in, out, begin, end);
+  }
+
+  // The loops with `row` copying each iteration's rows; streaming stores end with a fence.
+  template <class Row>
+  GENTT_WALK_TARGET void walk_rows(Row row, const char* in, char* out, std::int64_t begin, std::int64_t end) const {
     walk(loops_.data(), static_cast<int>(loops_.size()), begin, end, in, out, row);
+    if (stream_) T::fence();
   }
 
   std::vector<WalkLoop> loops_;

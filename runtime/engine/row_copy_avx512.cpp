@@ -25,23 +25,35 @@ struct Avx512Rows {
   static constexpr const char* kName = "avx512";
   using Line = __m512i;
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline Line load_line(const char* p) { return _mm512_loadu_si512(p); }
-  GENTT_WALK_TARGET __attribute__((always_inline)) static inline void stream_line(char* p, Line v) {
-    _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
-  }
+  GENTT_WALK_TARGET __attribute__((always_inline)) static inline void stream_line(char* p, Line v) { put<true>(p, v); }
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline void tail(const char* in, char* out, std::int64_t n) {
     const __mmask64 m = (1ull << n) - 1;  // 0 < n < 64
     _mm512_mask_storeu_epi8(out, m, _mm512_maskz_loadu_epi8(m, in));
   }
-  GENTT_WALK_TARGET __attribute__((always_inline)) static inline void copy(const char* in, char* out, std::int64_t n) {
+  template <bool Stream>
+  GENTT_WALK_TARGET __attribute__((always_inline)) static inline void put(char* p, __m512i v) {
+    if constexpr (Stream)
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v);
+    else
+      _mm512_storeu_si512(p, v);
+  }
+  // The whole 64-byte lines of [in, in + n), four at a time, ordinary or streaming stores (then
+  // `out` is line-aligned); in, out and n step past them.
+  template <bool Stream>
+  GENTT_WALK_TARGET __attribute__((always_inline)) static inline void lines(const char*& in, char*& out,
+                                                                            std::int64_t& n) {
     for (; n >= 256; n -= 256, in += 256, out += 256) {
       const __m512i a = _mm512_loadu_si512(in), b = _mm512_loadu_si512(in + 64);
       const __m512i c = _mm512_loadu_si512(in + 128), d = _mm512_loadu_si512(in + 192);
-      _mm512_storeu_si512(out, a);
-      _mm512_storeu_si512(out + 64, b);
-      _mm512_storeu_si512(out + 128, c);
-      _mm512_storeu_si512(out + 192, d);
+      put<Stream>(out, a);
+      put<Stream>(out + 64, b);
+      put<Stream>(out + 128, c);
+      put<Stream>(out + 192, d);
     }
-    for (; n >= 64; n -= 64, in += 64, out += 64) _mm512_storeu_si512(out, _mm512_loadu_si512(in));
+    for (; n >= 64; n -= 64, in += 64, out += 64) put<Stream>(out, _mm512_loadu_si512(in));
+  }
+  GENTT_WALK_TARGET __attribute__((always_inline)) static inline void copy(const char* in, char* out, std::int64_t n) {
+    lines<false>(in, out, n);
     if (n > 0) tail(in, out, n);
   }
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline void stream(const char* in, char* out, std::int64_t n) {
@@ -52,16 +64,7 @@ struct Avx512Rows {
       tail(in, out, head);
       in += head, out += head, n -= head;
     }
-    for (; n >= 256; n -= 256, in += 256, out += 256) {
-      const __m512i a = _mm512_loadu_si512(in), b = _mm512_loadu_si512(in + 64);
-      const __m512i c = _mm512_loadu_si512(in + 128), d = _mm512_loadu_si512(in + 192);
-      _mm512_stream_si512(reinterpret_cast<__m512i*>(out), a);
-      _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 64), b);
-      _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 128), c);
-      _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 192), d);
-    }
-    for (; n >= 64; n -= 64, in += 64, out += 64)
-      _mm512_stream_si512(reinterpret_cast<__m512i*>(out), _mm512_loadu_si512(in));
+    lines<true>(in, out, n);
     if (n > 0) tail(in, out, n);
   }
   GENTT_WALK_TARGET static void fence() { _mm_sfence(); }
