@@ -463,6 +463,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   }
 
   engine::PrepareOptions cached_options;
+  cached_options.in_lo = impl->in_span.lo;
+  cached_options.in_hi = impl->in_span.hi;
   engine::RowSink sink;
   if (impl->transform) {
     sink = impl->transform->sink();
@@ -472,17 +474,20 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   // The engine `which` over the tables' blocks, walking every region (one engine per region).
   auto prepare = [&](const engine::BlockTables& t, const engine::PrepareOptions& o,
                      const std::string& which) -> std::unique_ptr<engine::PreparedBlocks> {
-    auto one = [&](const engine::BlockTables& rt) -> std::unique_ptr<engine::PreparedBlocks> {
-      if (which == "avx512") return engine::prepare_avx512(rt, elem_bytes, o);
-      if (which == "avx2") return engine::prepare_avx2(rt, elem_bytes, o);
-      return engine::prepare_portable(rt, elem_bytes, o);
+    auto one = [&](const engine::BlockTables& rt, std::int64_t in_offset) -> std::unique_ptr<engine::PreparedBlocks> {
+      engine::PrepareOptions ro = o;
+      ro.in_lo -= in_offset;  // a region runs from its own base
+      ro.in_hi -= in_offset;
+      if (which == "avx512") return engine::prepare_avx512(rt, elem_bytes, ro);
+      if (which == "avx2") return engine::prepare_avx2(rt, elem_bytes, ro);
+      return engine::prepare_portable(rt, elem_bytes, ro);
     };
-    if (tiling.regions.size() <= 1) return one(t);
+    if (tiling.regions.size() <= 1) return one(t, 0);
     std::vector<engine::RegionRun> runs;
     for (const auto& g : tiling.regions) {
       engine::BlockTables rt = t;
       rt.loops.loops = g.loops;
-      auto blocks = one(rt);
+      auto blocks = one(rt, g.in_offset * elem_bytes);
       if (!blocks) return nullptr;
       runs.push_back(engine::RegionRun{g.in_offset * elem_bytes, g.out_offset * out_elem, std::move(blocks)});
     }
@@ -497,6 +502,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     // read in input order as the generated kernels' streaming variant does.
     engine::PrepareOptions o;
     o.stream = true;
+    o.in_lo = impl->in_span.lo;
+    o.in_hi = impl->in_span.hi;
     if (tiling.tiled) {
       impl->stream = prepare(*tables, o, "avx512");
     } else {

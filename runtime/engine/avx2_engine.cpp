@@ -3,6 +3,8 @@
 // units (8-byte units as dword pairs). Passes that must move 1- or 2-byte units are not built:
 // such plans (byte and 16-bit elements moved singly) take the portable engine. Tails use
 // vpmaskmovd when their size is whole dwords, else a copy through a small buffer.
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <utility>

@@ -2,6 +2,8 @@
 // shuffles by index vectors from the tables, masked or streaming stores. Compiled for AVX-512
 // F/BW/VL/VBMI by function attributes (no -m flags: the library runs on any x86-64); plans pick
 // this engine only when gentt::cpu_supports("avx512").
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <utility>

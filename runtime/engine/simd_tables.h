@@ -26,6 +26,12 @@ struct SimdProgram {
   unsigned uniform_passes = 0;       // bit s: pass s uses the index vectors of registers 0 and 1 << s
   unsigned char pass_unit[kMaxPasses] = {};  // unit bytes of each pass
   bool full_loads = false, full_stores = false;
+  // A tail program whose stored lanes come from the same block lanes as under program 0's
+  // shuffles, with the same offsets for the registers it loads and stores: the engine runs it
+  // with program 0's index vectors (kept in registers) and addresses, and its own masks. Its
+  // padding lanes then carry whatever the full block's shuffles put there; no store writes them.
+  // Program 0 shares with itself.
+  bool shares_full = false;
   // A sparse program (a tail block holding little valid data) runs as element moves instead,
   // where they cost less than the butterfly over mostly padding (make_simd_tables).
   std::optional<ElementMoves> moves;
