@@ -462,9 +462,15 @@ PermutePlan plan_permute(const PermuteDesc& d) {
         if (prog.store_count[r] == plan.lanes) stream &= (prog.store_offset[r] * elem_bytes) % kLineBytes == 0;
   }
 
+  // Whole-vector loads of partial rows (PrepareOptions::in_lo/in_hi) only for a C-contiguous
+  // input: every byte of its span is an element. A strided view's span also holds bytes that are
+  // not the view's (padding, other slices of its parent, which another thread may be writing).
+  const bool in_contiguous = in_dense || in_strides == contiguous_strides(d.shape);
   engine::PrepareOptions cached_options;
-  cached_options.in_lo = impl->in_span.lo;
-  cached_options.in_hi = impl->in_span.hi;
+  if (in_contiguous) {
+    cached_options.in_lo = impl->in_span.lo;
+    cached_options.in_hi = impl->in_span.hi;
+  }
   engine::RowSink sink;
   if (impl->transform) {
     sink = impl->transform->sink();
@@ -502,8 +508,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     // read in input order as the generated kernels' streaming variant does.
     engine::PrepareOptions o;
     o.stream = true;
-    o.in_lo = impl->in_span.lo;
-    o.in_hi = impl->in_span.hi;
+    o.in_lo = cached_options.in_lo;
+    o.in_hi = cached_options.in_hi;
     if (tiling.tiled) {
       impl->stream = prepare(*tables, o, "avx512");
     } else {

@@ -32,10 +32,10 @@ class PreparedBlocks {
 struct PrepareOptions {
   bool stream = false;          // whole-line streaming stores where a full store is line-aligned
   const RowSink* sink = nullptr;  // conversion or scaling (portable engine only)
-  // The bytes of the input, [in + in_lo, in + in_hi) for the `in` that run() gets (in_lo <= 0
-  // with negative strides; both 0: unknown). A partial load whose whole vector lies inside reads
-  // the vector unmasked: its extra lanes are padding that no store writes, and masked loads cost
-  // up to 1.5x on tail-heavy shapes (docs/performance.md).
+  // The bytes of the input, [in + in_lo, in + in_hi) for the `in` that run() gets, when every
+  // byte there may be read (a contiguous input; both 0: masked loads only). A partial load whose
+  // whole vector lies inside reads the vector unmasked: its extra lanes are padding that no store
+  // writes, and masked loads cost up to 1.5x on tail-heavy shapes (docs/performance.md).
   std::int64_t in_lo = 0, in_hi = 0;
 };
 

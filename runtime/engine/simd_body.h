@@ -124,8 +124,8 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline typename T::V load_in_wi
 // The body of a lean plan (SimdBlocks::lean): every program is program 0's shuffles and
 // addresses with its own masks (SimdProgram::shares_full), or element moves. Program 0's index
 // vectors are loaded once per run into registers, and each block is straight-line code like a
-// generated kernel's. Against the generic body this took the TTLG set from 0.68 to 0.82 of the
-// generated kernels (median; minimum 0.37 to 0.51).
+// generated kernel's. With the input-window loads and the two-level walk this took the TTLG set
+// from 0.67 to 0.79-0.85 of the generated kernels (median; minimum 0.37 to 0.47).
 template <class T, int RegBits, int Passes>
 struct LeanBody {
   using V = typename T::V;
@@ -143,8 +143,9 @@ struct LeanBody {
     if (p.moves) return run_moves(*p.moves, in_elem_bytes, in, out);
     const Program& z = programs[0];
     V v[R];
-    // A register p does not load or store keeps its own offset (0: the block's base), so that
-    // no masked access lands past the tensor (a masked access to an unmapped page is slow).
+    // A register p does not load or store is read and (mask 0) written at the block's base, not
+    // at program 0's address for it: that may lie past the tensor, and a masked access to an
+    // unmapped page is slow.
     const char* load_base = in + z.load_offset[0];
     const std::int64_t load_step = z.load_step;
     if (p.full_loads) {
@@ -413,9 +414,9 @@ std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int
   if (!simd) return nullptr;
   const RunFn fn = pick_run<T, MaxRegBits>(simd->reg_bits, simd->passes, simd->butterfly);
   if (!fn) return nullptr;
-  // Lean bodies for up to 16 registers and one register per lane of the smallest unit (AVX-512:
-  // 16, AVX2: 8). Byte plans with 64 registers measured no faster lean (64^4 uint8 (2,0,3,1)),
-  // and their bodies would add 24 s to the engine's compile.
+  // Lean bodies for up to min(16, lanes of the smallest unit) registers: 16 on AVX-512, 8 on
+  // AVX2. Byte plans with 64 registers measured no faster lean (64^4 uint8 (2,0,3,1)), and their
+  // bodies would add 24 s to the engine's compile.
   constexpr int kLeanRegBits =
       std::min({MaxRegBits, 4, static_cast<int>(std::bit_width(unsigned(T::kBytes / T::kMinUnit))) - 1});
   const RunFn lean_fn = simd->butterfly ? pick_lean<T, kLeanRegBits>(simd->reg_bits, simd->passes) : nullptr;

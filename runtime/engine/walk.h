@@ -22,7 +22,8 @@ struct WalkLoop {
 #define GENTT_WALK_TARGET
 #endif
 
-// Calls block(program, in_base, out_base) for every flat iteration in [begin, end). The two
+// Calls block(program, in_base, out_base) for every flat iteration in [begin, end), where
+// 0 <= begin and end <= the product of the counts (depth <= 64). The two
 // innermost loops run as plain nested loops (most nests have short inner loops: a row's chunks,
 // 2-3 iterations); the odometer carries only above them. This halved the walk's cost per block
 // (2.3 to 1.3 ns) against one odometer over every loop.
@@ -39,9 +40,7 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
   }
   constexpr int kMaxDepth = 64;
   std::int64_t idx[kMaxDepth] = {};
-  if (begin == 0) {  // the common whole-tensor call: no division
-    for (int d = 0; d < depth; ++d) idx[d] = 0;
-  } else {
+  if (begin != 0) {  // the common whole-tensor call starts at zero: no division
     std::int64_t rest = begin;
     for (int d = depth - 1; d >= 0; --d) {
       idx[d] = rest % loops[d].count;
