@@ -414,11 +414,12 @@ std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int
   if (!simd) return nullptr;
   const RunFn fn = pick_run<T, MaxRegBits>(simd->reg_bits, simd->passes, simd->butterfly);
   if (!fn) return nullptr;
-  // Lean bodies for up to min(16, lanes of the smallest unit) registers: 16 on AVX-512, 8 on
-  // AVX2. Byte plans with 64 registers measured no faster lean (64^4 uint8 (2,0,3,1)), and their
-  // bodies would add 24 s to the engine's compile.
+  // Lean bodies for up to min(32, lanes of the smallest unit) registers: 32 on AVX-512 (16-bit
+  // elements; seed 002's uint16 (2,0,1,6,7,3,4,5) went from 0.55 to 1.23 of the generated
+  // kernel), 8 on AVX2. Byte plans with 64 registers measured no faster lean (64^4 uint8
+  // (2,0,3,1)), and their bodies would add 20 s to the engine's compile (32: 2.5 s).
   constexpr int kLeanRegBits =
-      std::min({MaxRegBits, 4, static_cast<int>(std::bit_width(unsigned(T::kBytes / T::kMinUnit))) - 1});
+      std::min({MaxRegBits, 5, static_cast<int>(std::bit_width(unsigned(T::kBytes / T::kMinUnit))) - 1});
   const RunFn lean_fn = simd->butterfly ? pick_lean<T, kLeanRegBits>(simd->reg_bits, simd->passes) : nullptr;
   return std::make_unique<SimdBlocks>(std::move(*simd), walk_loops(tables.loops, elem_bytes, out_bytes), fn, lean_fn,
                                       options, elem_bytes, isa);
