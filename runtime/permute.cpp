@@ -390,8 +390,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   text << "\n";
 
   // A registered generated kernel for exactly this problem comes first.
-  const bool contiguous = (in_dense || in_strides == contiguous_strides(d.shape)) &&
-                          (out_dense || out_strides == contiguous_strides(out_shape));
+  const bool in_contiguous = in_dense || in_strides == contiguous_strides(d.shape);
+  const bool contiguous = in_contiguous && (out_dense || out_strides == contiguous_strides(out_shape));
   if (contiguous && !impl->transform) {
     if (const gentt_kernel_info* k = find_registered(elem_bytes, d.shape, d.perm)) {
       if (d.isa == "auto" || d.isa == k->isa) {
@@ -465,7 +465,6 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   // Whole-vector loads of partial rows (PrepareOptions::in_lo/in_hi) only for a C-contiguous
   // input: every byte of its span is an element. A strided view's span also holds bytes that are
   // not the view's (padding, other slices of its parent, which another thread may be writing).
-  const bool in_contiguous = in_dense || in_strides == contiguous_strides(d.shape);
   engine::PrepareOptions cached_options;
   if (in_contiguous) {
     cached_options.in_lo = impl->in_span.lo;
@@ -506,10 +505,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   if (stream && impl->cached && impl->isa == "avx512") {
     // Tiled loops keep their tiles (measured faster than the input-order walk); untiled ones
     // read in input order as the generated kernels' streaming variant does.
-    engine::PrepareOptions o;
+    engine::PrepareOptions o = cached_options;  // no sink: streaming plans have no transform
     o.stream = true;
-    o.in_lo = cached_options.in_lo;
-    o.in_hi = cached_options.in_hi;
     if (tiling.tiled) {
       impl->stream = prepare(*tables, o, "avx512");
     } else {

@@ -2,34 +2,40 @@
 
 namespace gentt::engine {
 
-ElementMoves element_moves(const ProgramTables& t, int lanes, bool butterfly, std::int64_t in_bytes,
-                           std::int64_t out_bytes) {
+std::vector<int> lane_sources(const ProgramTables& t, int lanes, bool butterfly) {
   const std::size_t regs = t.load_offset.size();
-  std::vector<std::vector<std::int64_t>> v(regs, std::vector<std::int64_t>(lanes, -1));
+  std::vector<int> v(regs * static_cast<std::size_t>(lanes), -1);
   for (std::size_t r = 0; r < regs; ++r)
-    for (int l = 0; l < t.load_count[r]; ++l) v[r][l] = t.load_offset[r] + l;
+    for (int l = 0; l < t.load_count[r]; ++l) v[r * lanes + l] = static_cast<int>(r) * lanes + l;
   for (std::size_t p = 0; p < t.passes.size(); ++p) {
-    std::vector<std::vector<std::int64_t>> next(regs, std::vector<std::int64_t>(lanes, -1));
+    std::vector<int> next(v.size(), -1);
     for (std::size_t r = 0; r < regs; ++r) {
       const std::size_t r0 = r & ~(std::size_t{1} << p), r1 = r | (std::size_t{1} << p);
       for (int l = 0; l < lanes; ++l) {
         const int i = t.passes[p][r][l];
         if (i < 0) continue;
-        next[r][l] = i < lanes ? v[butterfly ? r0 : r][i] : v[butterfly ? r1 : r][i - lanes];
+        next[r * lanes + l] = i < lanes ? v[(butterfly ? r0 : r) * lanes + i] : v[(butterfly ? r1 : r) * lanes + i - lanes];
       }
     }
     v = std::move(next);
   }
+  return v;
+}
+
+ElementMoves element_moves(const ProgramTables& t, int lanes, bool butterfly, std::int64_t in_bytes,
+                           std::int64_t out_bytes) {
+  const std::vector<int> sources = lane_sources(t, lanes, butterfly);
   ElementMoves prog;
-  for (std::size_t r = 0; r < regs; ++r) {
+  for (std::size_t r = 0; r < t.store_offset.size(); ++r) {
     if (t.store_count[r] == 0) continue;
     prog.runs.push_back({prog.moves.size(), static_cast<std::size_t>(t.store_count[r])});
-    for (int l = 0; l < t.store_count[r]; ++l)
-      prog.moves.push_back({v[r][l] * in_bytes, (t.store_offset[r] + l) * out_bytes});
+    for (int l = 0; l < t.store_count[r]; ++l) {
+      const int src = sources[r * lanes + l];
+      prog.moves.push_back({(t.load_offset[src / lanes] + src % lanes) * in_bytes, (t.store_offset[r] + l) * out_bytes});
+    }
   }
   return prog;
 }
-
 
 namespace {
 

@@ -23,6 +23,11 @@ struct ElementMoves {
   std::vector<Run> runs;
 };
 
+// For every (register, lane) of a program's final registers, the block lane its value comes
+// from (register * lanes + lane, as loaded), or -1 where it is a don't-care: the program's
+// shuffles followed on lane numbers instead of data.
+std::vector<int> lane_sources(const ProgramTables& t, int lanes, bool butterfly);
+
 ElementMoves element_moves(const ProgramTables& t, int lanes, bool butterfly, std::int64_t in_bytes,
                            std::int64_t out_bytes);
 

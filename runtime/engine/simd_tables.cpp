@@ -82,28 +82,6 @@ void expand(const std::vector<int>& index, std::int64_t elem_bytes, int unit, in
     }
 }
 
-// For every (register, lane) of a program's final registers, the block lane its value comes
-// from (register * lanes + lane, as loaded), or -1 where it is a don't-care.
-std::vector<int> final_sources(const ProgramTables& t, int lanes, bool butterfly) {
-  const std::size_t regs = t.load_offset.size();
-  std::vector<int> v(regs * static_cast<std::size_t>(lanes), -1);
-  for (std::size_t r = 0; r < regs; ++r)
-    for (int l = 0; l < t.load_count[r]; ++l) v[r * lanes + l] = static_cast<int>(r) * lanes + l;
-  for (std::size_t p = 0; p < t.passes.size(); ++p) {
-    std::vector<int> next(v.size(), -1);
-    for (std::size_t r = 0; r < regs; ++r) {
-      const std::size_t r0 = r & ~(std::size_t{1} << p), r1 = r | (std::size_t{1} << p);
-      for (int l = 0; l < lanes; ++l) {
-        const int i = t.passes[p][r][l];
-        if (i < 0) continue;
-        next[r * lanes + l] = i < lanes ? v[(butterfly ? r0 : r) * lanes + i] : v[(butterfly ? r1 : r) * lanes + i - lanes];
-      }
-    }
-    v = std::move(next);
-  }
-  return v;
-}
-
 // SimdProgram::shares_full: program `t` against program 0 (`full`, `full_sources`).
 bool shares_full_shuffles(const ProgramTables& t, const ProgramTables& full, const std::vector<int>& full_sources,
                           int lanes, bool butterfly) {
@@ -111,7 +89,7 @@ bool shares_full_shuffles(const ProgramTables& t, const ProgramTables& full, con
     if (t.load_count[r] > 0 && t.load_offset[r] != full.load_offset[r]) return false;
     if (t.store_count[r] > 0 && t.store_offset[r] != full.store_offset[r]) return false;
   }
-  const std::vector<int> sources = final_sources(t, lanes, butterfly);
+  const std::vector<int> sources = lane_sources(t, lanes, butterfly);
   for (std::size_t r = 0; r < t.store_offset.size(); ++r)
     for (int l = 0; l < t.store_count[r]; ++l)
       if (sources[r * lanes + l] < 0 || sources[r * lanes + l] != full_sources[r * lanes + l]) return false;
@@ -146,7 +124,7 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
     if (elem_bytes % u == 0) out.base_unit = u;
   const std::size_t regs = std::size_t{1} << tables.reg_bits;
   const std::vector<int> full_sources =
-      tables.programs.empty() ? std::vector<int>{} : final_sources(tables.programs[0], tables.lanes, tables.butterfly);
+      tables.programs.empty() ? std::vector<int>{} : lane_sources(tables.programs[0], tables.lanes, tables.butterfly);
   for (const auto& p : tables.programs) {
     if (static_cast<int>(p.passes.size()) != out.passes) return std::nullopt;
     SimdProgram sp;
