@@ -1,6 +1,7 @@
 #include "backends/avx512.h"
 
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -8,7 +9,10 @@
 #include "backends/lane_unit.h"
 #include "backends/memcpy_block.h"
 #include "backends/skeleton.h"
+#include "backends/word_byte_shuffle.h"
 #include "ir/error.h"
+#include "ir/target_features.h"
+#include "runtime/include/gentt/kernel_info.h"
 #include "templates/templates.h"
 
 namespace gentt {
@@ -37,27 +41,68 @@ std::string mask_literal(const LaneUnit& u, int count) {
                      u.bytes == 1 ? "ll" : "");
 }
 
-void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog) {
+// The source bytes of a two-source shuffle of 1-byte units (-1: don't care), for the non-VBMI
+// recipe (backends/word_byte_shuffle.h).
+std::vector<int> byte_sources(const std::vector<int>& index, int lanes, const LaneUnit& u) {
+  std::vector<int> bytes(kRegisterBytes, -1);
+  for (int l = 0; l < lanes; ++l) {
+    if (index[l] < 0) continue;
+    const int base = index[l] < lanes ? 0 : kRegisterBytes;
+    for (int j = 0; j < u.per_elem; ++j) bytes[l * u.per_elem + j] = base + (index[l] % lanes) * u.per_elem + j;
+  }
+  return bytes;
+}
+
+// Index tables of one block program, one per distinct (kind, list), emitted before the block's
+// code. kind: the unit in bytes for vpermt2{b,w,d,q} tables, 0 for vpshufb tables.
+class IndexTables {
+ public:
+  explicit IndexTables(CodeWriter& w) : w_(w) {}
+  int id(int kind, const std::vector<int>& list) {
+    const auto key = std::make_pair(kind, list);
+    if (auto it = ids_.find(key); it != ids_.end()) return it->second;
+    const int id = static_cast<int>(ids_.size());
+    ids_[key] = id;
+    w_.linef("alignas(64) static const {} kIndex{}[{}] = {{{}}};", unit_ops(kind == 0 ? 1 : kind).index_type, id,
+             list.size(), fmt::join(list, ", "));
+    return id;
+  }
+
+ private:
+  CodeWriter& w_;
+  std::map<std::pair<int, std::vector<int>>, int> ids_;
+};
+
+// One shuffle: its widest exact unit (vpermt2d/q instead of the costlier vpermt2b/w when bytes or
+// words move in aligned groups); 1-byte units without VBMI as word permutes and vpshufb.
+struct ShuffleCode {
+  WideShuffle wide;
+  std::optional<WordByteShuffle> bytes;  // set for 1-byte units without VBMI
+  std::vector<int> table;                // kIndex ids: the permute's, or P0, P1 words, then bytes
+};
+
+void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog, bool vbmi) {
   // Elements larger than a register move with memcpy (one lane: loads and stores only).
   if (k.elem_bytes > kRegisterBytes) return emit_memcpy_block(w, k, prog);
   const LaneUnit u = LaneUnit::choose(k.elem_bytes, kRegisterBytes);
   const UnitOps ops = unit_ops(u.bytes);
-  // Each shuffle in its widest exact unit (vpermt2d/q instead of the costlier vpermt2b/w when
-  // bytes or words move in aligned groups); one index table per distinct (unit, list), in lane
-  // order (lane 0 first).
-  std::map<std::pair<int, std::vector<int>>, int> tables;
-  std::map<std::vector<int>, WideShuffle> wide;
+  IndexTables tables(w);
+  std::map<std::vector<int>, ShuffleCode> code;
   for (const auto& op : prog.ops) {
-    if (op.kind != OpKind::shuffle || wide.count(op.index)) continue;
-    const WideShuffle s = widest_shuffle(op.index, k.lanes, k.elem_bytes, kRegisterBytes);
-    wide.emplace(op.index, s);
-    const auto key = std::make_pair(s.unit.bytes, s.index);
-    if (tables.count(key)) continue;
-    const int id = static_cast<int>(tables.size());
-    tables[key] = id;
-    w.linef("alignas(64) static const {} kIndex{}[{}] = {{{}}};", unit_ops(s.unit.bytes).index_type, id,
-            s.unit.per_reg, fmt::join(s.index, ", "));
+    if (op.kind != OpKind::shuffle || code.count(op.index)) continue;
+    ShuffleCode c{widest_shuffle(op.index, k.lanes, k.elem_bytes, kRegisterBytes), std::nullopt, {}};
+    if (c.wide.unit.bytes == 1 && !vbmi) {
+      const WordByteShuffle& b = *(c.bytes = word_byte_shuffle(byte_sources(op.index, k.lanes, u), kRegisterBytes));
+      if (!b.in_lane)
+        for (int p = 0; p < b.sources; ++p) c.table.push_back(tables.id(2, b.words[p]));
+      for (int p = 0; p < b.sources; ++p)  // P0's bytes may already be in place: no table then
+        c.table.push_back(p == 0 && !b.in_lane && !b.shuffle_first ? -1 : tables.id(0, b.bytes[p]));
+    } else {
+      c.table.push_back(tables.id(c.wide.unit.bytes, c.wide.index));
+    }
+    code.emplace(op.index, std::move(c));
   }
+  auto table = [](int id) { return fmt::format("_mm512_load_si512(kIndex{})", id); };
   for (const auto& op : prog.ops) {
     switch (op.kind) {
       case OpKind::load:
@@ -69,9 +114,33 @@ void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog) {
         break;
       case OpKind::shuffle: {
         // One source: the same register twice (permutexvar trips GCC 12's uninitialized check).
-        const WideShuffle& s = wide.at(op.index);
-        w.linef("const __m512i v{} = _mm512_permutex2var_{}(v{}, _mm512_load_si512(kIndex{}), v{});", op.dst,
-                unit_ops(s.unit.bytes).suffix, op.a, tables.at({s.unit.bytes, s.index}), op.b >= 0 ? op.b : op.a);
+        const ShuffleCode& c = code.at(op.index);
+        const int b = op.b >= 0 ? op.b : op.a;
+        if (!c.bytes) {
+          w.linef("const __m512i v{} = _mm512_permutex2var_{}(v{}, {}, v{});", op.dst,
+                  unit_ops(c.wide.unit.bytes).suffix, op.a, table(c.table[0]), b);
+          break;
+        }
+        const WordByteShuffle& s = *c.bytes;
+        std::string sources[2];
+        const int byte_tables = s.in_lane ? 0 : s.sources;  // where the vpshufb tables start
+        if (s.in_lane) {
+          sources[0] = fmt::format("v{}", s.words[0][0] == 0 ? op.a : b);
+          sources[1] = fmt::format("v{}", b);
+        } else {
+          for (int p = 0; p < s.sources; ++p) {
+            w.linef("const __m512i v{}_w{} = _mm512_permutex2var_epi16(v{}, {}, v{});", op.dst, p, op.a,
+                    table(c.table[p]), b);
+            sources[p] = fmt::format("v{}_w{}", op.dst, p);
+          }
+        }
+        std::string first = s.in_lane || s.shuffle_first
+                                ? fmt::format("_mm512_shuffle_epi8({}, {})", sources[0], table(c.table[byte_tables]))
+                                : sources[0];
+        if (s.sources == 2)
+          first = fmt::format("_mm512_mask_shuffle_epi8({}, static_cast<__mmask64>(0x{:x}ull), {}, {})", first,
+                              s.second, sources[1], table(c.table[byte_tables + 1]));
+        w.linef("const __m512i v{} = {};", op.dst, first);
         break;
       }
       case OpKind::store:
@@ -87,21 +156,45 @@ void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog) {
   }
 }
 
+// avx512 (VBMI) and avx512skx (no VBMI) share this backend; they differ in 1-byte shuffles and
+// in the features the prelude's target pragma names.
 class Avx512Backend final : public Backend {
  public:
-  Isa isa() const override { return Isa::avx512; }
-  std::string prelude() const override { return std::string(template_text("avx512_prelude.h")); }
+  explicit Avx512Backend(Isa isa) : isa_(isa) {}
+  Isa isa() const override { return isa_; }
+  std::string prelude() const override {
+    const std::string features = feature_list(isa_features(isa_));
+    return std::string(template_text("avx512_prelude.h")) +
+           fmt::format("\n#if defined(__clang__)\n"
+                       "#pragma clang attribute push(__attribute__((target(\"{0}\"))), apply_to = function)\n"
+                       "#define GENTT_AVX512_END _Pragma(\"clang attribute pop\")\n"
+                       "#elif defined(__GNUC__)\n"
+                       "#pragma GCC push_options\n"
+                       "#pragma GCC target(\"{0}\")\n"
+                       "#define GENTT_AVX512_END _Pragma(\"GCC pop_options\")\n"
+                       "#else\n"
+                       "#define GENTT_AVX512_END\n"
+                       "#endif\n",
+                       features);
+  }
   std::string epilogue() const override { return "GENTT_AVX512_END\n"; }
   std::string kernel(const KernelUnit& unit) const override {
-    return emit_kernel_skeleton(unit, block_body, "_mm_sfence();  // order the streaming stores before returning");
+    const bool vbmi = (isa_features(isa_) & GENTT_FEATURE_AVX512VBMI) != 0;
+    return emit_kernel_skeleton(
+        unit, [vbmi](CodeWriter& w, const Kernel& k, const BlockProgram& prog) { block_body(w, k, prog, vbmi); },
+        "_mm_sfence();  // order the streaming stores before returning");
   }
+
+ private:
+  Isa isa_;
 };
 
 }  // namespace
 
-const Backend& avx512_backend() {
-  static const Avx512Backend backend;
-  return backend;
+const Backend& avx512_backend(Isa isa) {
+  static const Avx512Backend vbmi(Isa::avx512), skx(Isa::avx512skx);
+  GENTT_CHECK(isa == Isa::avx512 || isa == Isa::avx512skx, "avx512_backend: not an AVX-512 level");
+  return isa == Isa::avx512 ? vbmi : skx;
 }
 
 }  // namespace gentt

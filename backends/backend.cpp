@@ -12,12 +12,13 @@
 #include "backends/sve.h"
 #include "ir/error.h"
 #include "ir/explain.h"
+#include "ir/target_features.h"
 #include "templates/templates.h"
 
 namespace gentt {
 
 bool backend_implemented(Isa isa) {
-  return isa == Isa::scalar || isa == Isa::avx2 || isa == Isa::avx512 || isa == Isa::neon || isa == Isa::sve ||
+  return isa == Isa::scalar || isa == Isa::avx2 || isa == Isa::avx512 || isa == Isa::avx512skx || isa == Isa::neon || isa == Isa::sve ||
          isa == Isa::sve2 || isa == Isa::sunway;
 }
 
@@ -28,7 +29,8 @@ const Backend& backend_for(Isa isa, const std::string& field) {
     case Isa::avx2:
       return avx2_backend();
     case Isa::avx512:
-      return avx512_backend();
+    case Isa::avx512skx:
+      return avx512_backend(isa);
     case Isa::neon:
       return neon_backend();
     case Isa::sve:
@@ -62,6 +64,9 @@ std::string emit_file(const std::vector<KernelUnit>& units, const std::string& r
   w.comment("ABI: extern \"C\" void NAME(const void* in, void* out);");
   w.comment("     extern \"C\" void NAME_part(const void* in, void* out, int part, int nparts);");
   w.comment("     extern \"C\" const gentt_kernel_info NAME_info;");
+  const std::uint64_t features = isa_features(isa);
+  w.comment(fmt::format("CPU features: {} (NAME_info.features 0x{:x}); the caller checks them.",
+                        features ? feature_list(features, ", ") : "none", features));
   for (const auto& u : units) {
     const Problem& p = u.problem;
     w.comment("");

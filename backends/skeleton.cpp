@@ -5,6 +5,7 @@
 
 #include "ir/error.h"
 #include "ir/stream.h"
+#include "ir/target_features.h"
 
 namespace gentt {
 
@@ -242,9 +243,12 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
   w.linef("static const long long {}_shape[] = {{{}}};", n, fmt::join(p.shape, ", "));
   w.linef("static const int {}_perm[] = {{{}}};", n, fmt::join(p.perm, ", "));
   w.linef("extern \"C\" const gentt_kernel_info {}_info = {{", n);
-  w.linef("    GENTT_KERNEL_INFO_VERSION, \"{0}\", \"{1}\", {2}, {3}, {4}, {0}_shape, {0}_perm, {0}, {5}}};", n,
+  const std::uint64_t features = isa_features(p.target.isa);
+  w.linef("    GENTT_KERNEL_INFO_VERSION, \"{0}\", \"{1}\", {2}, {3}, {4}, {0}_shape, {0}_perm, {0}, {5},", n,
           isa_name(p.target.isa), p.target.vector_bits, p.dtype.bytes, p.shape.size(),
           p.threads ? n + "_part" : "nullptr");
+  w.linef("    {}, \"{}\"}};", feature_macros(features),
+          feature_list(features));
   return w.str();
 }
 

@@ -66,7 +66,7 @@ using gentt::bench::Buffer;
 namespace fs = std::filesystem;
 
 // The ISAs a set may have a module for, in the order the table shows them (widest first).
-const std::vector<std::string> kIsas = {"avx512", "avx2", "sve", "neon", "sunway", "scalar"};
+const std::vector<std::string> kIsas = {"avx512", "avx512skx", "avx2", "sve", "neon", "sunway", "scalar"};
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -152,7 +152,7 @@ Options parse_options(int argc, char** argv) {
       opt.isas.clear();
       for (const std::string& isa : split(value, ',')) {
         if (std::find(kIsas.begin(), kIsas.end(), isa) == kIsas.end())
-          throw UsageError("--isa: unknown ISA '" + isa + "' (known: avx512 avx2 sve neon sunway scalar)");
+          throw UsageError("--isa: unknown ISA '" + isa + "' (known: avx512 avx512skx avx2 sve neon sunway scalar)");
         if (std::find(opt.isas.begin(), opt.isas.end(), isa) == opt.isas.end()) opt.isas.push_back(isa);
       }
     } else if (arg == "--threads") {

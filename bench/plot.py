@@ -19,7 +19,7 @@ import statistics
 import sys
 
 # Generated kernels per ISA, then the run-time library (gentt::permute, column "runtime").
-ISA_ORDER = ["avx512", "avx2", "sve", "neon", "sunway", "scalar", "runtime"]
+ISA_ORDER = ["avx512", "avx512skx", "avx2", "sve", "neon", "sunway", "scalar", "runtime"]
 MARKERS = {1: "o", 2: "^"}
 
 

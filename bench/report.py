@@ -26,7 +26,7 @@ import csv
 import statistics
 import sys
 
-ISA_ORDER = ["avx512", "avx2", "sve", "neon", "sunway", "scalar", "runtime"]  # generated kernels per ISA, then gentt::permute
+ISA_ORDER = ["avx512", "avx512skx", "avx2", "sve", "neon", "sunway", "scalar", "runtime"]  # generated kernels per ISA, then gentt::permute
 
 
 def median(values):

@@ -3,7 +3,7 @@
 #
 #   gentt_add_kernels(<target>
 #     SPECS <spec.json>...        # one or more spec files (relative paths: to CMAKE_CURRENT_SOURCE_DIR)
-#     ISA <isa>...                # avx512 avx2 sve sve2 neon sunway scalar; one or several
+#     ISA <isa>...                # avx512 avx512skx avx2 sve sve2 neon sunway scalar; one or several
 #     [VECTOR_BITS <n>]           # --vector-bits for sve, sve2, sunway; required for sve, sve2 (e.g. 256)
 #     [OUTPUT_DIR <dir>])         # default: ${CMAKE_CURRENT_BINARY_DIR}/gentt_kernels/<target>
 #
@@ -16,9 +16,11 @@
 #
 # The ISA compile flags are set on the generated sources only (source file property
 # COMPILE_OPTIONS), never on <target>'s usage requirements, so code that links <target> is not
-# compiled for an ISA the machine may lack:
-#   avx512  -mavx512f -mavx512bw -mavx512vl -mavx512vbmi -mavx512dq
-#   avx2    -mavx2 -mfma
+# compiled for an ISA the machine may lack. The x86 flags name exactly the CPU features the
+# kernels declare (their banner and NAME_info.features; ir/target_features.h):
+#   avx512     -mavx512f -mavx512bw -mavx512vl -mavx512vbmi
+#   avx512skx  -mavx512f -mavx512bw -mavx512vl   (Skylake-SP, Cascade Lake, Cooper Lake: no VBMI)
+#   avx2       -mavx2
 #   sve     -march=armv8.2-a+sve -msve-vector-bits=<VECTOR_BITS>
 #   sve2    -march=armv8.2-a+sve2 -msve-vector-bits=<VECTOR_BITS>
 #   neon, sunway, scalar: no flags
@@ -54,9 +56,11 @@ function(_gentt_isa_compile_options isa vector_bits out_var)
   # only vectorize there (about 5x faster than -O2 on x86-64), and -O3 never hurts the SIMD ones.
   set(opts -O3)
   if(isa STREQUAL "avx512")
-    list(APPEND opts -mavx512f -mavx512bw -mavx512vl -mavx512vbmi -mavx512dq)
+    list(APPEND opts -mavx512f -mavx512bw -mavx512vl -mavx512vbmi)
+  elseif(isa STREQUAL "avx512skx")
+    list(APPEND opts -mavx512f -mavx512bw -mavx512vl)
   elseif(isa STREQUAL "avx2")
-    list(APPEND opts -mavx2 -mfma)
+    list(APPEND opts -mavx2)
   elseif(isa STREQUAL "sve" OR isa STREQUAL "sve2")
     list(APPEND opts -march=armv8.2-a+${isa} -msve-vector-bits=${vector_bits})
   endif()
@@ -68,7 +72,7 @@ function(gentt_add_kernels target)
   # The ISAs gentt-gen knows, as spelled by the spec's "isa" field and the CLI's --isa. (Set
   # here, not at file scope: functions are global, but a variable set where this file is
   # included is not seen from a consumer's directory when gentt is an add_subdirectory.)
-  set(GENTT_KNOWN_ISAS avx512 avx2 sve sve2 neon sunway scalar)
+  set(GENTT_KNOWN_ISAS avx512 avx512skx avx2 sve sve2 neon sunway scalar)
   cmake_parse_arguments(PARSE_ARGV 1 GAK "" "VECTOR_BITS;OUTPUT_DIR" "SPECS;ISA")
 
   # ---- validate the arguments -----------------------------------------------------------------

@@ -1,9 +1,7 @@
 #include "generator/host_cpu.h"
 
-#if defined(__aarch64__)
-#include <asm/hwcap.h>
-#include <sys/auxv.h>
-#endif
+#include "ir/target_features.h"
+#include <gentt/cpu.h>
 
 namespace gentt {
 
@@ -13,46 +11,26 @@ constexpr const char* kForeignArm = "no (cross-compile; ARM runs under qemu-aarc
 constexpr const char* kForeignSunway =
     "no (cross-compile; tests build it on x86 against the Sunway emulation header)";
 
-std::string yes_no(bool yes) { return yes ? "yes" : "no"; }
-
 }  // namespace
 
 std::string host_can_run(Isa isa) {
-  switch (isa) {
-    case Isa::scalar:
-      return "yes";
+  const std::uint64_t need = isa_features(isa);
+  const std::uint64_t missing = need & ~cpu_features();
+  const bool arm = isa == Isa::neon || isa == Isa::sve || isa == Isa::sve2;
+  const bool x86 = isa == Isa::avx2 || isa == Isa::avx512 || isa == Isa::avx512skx;
+  if (isa == Isa::sunway) return kForeignSunway;
 #if defined(__x86_64__) || defined(__i386__)
-    case Isa::avx2:
-      return yes_no(__builtin_cpu_supports("avx2"));
-    case Isa::avx512:  // the backend needs F and BW (16-bit element shuffles)
-      return yes_no(__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"));
-    case Isa::neon:
-    case Isa::sve:
-    case Isa::sve2:
-      return kForeignArm;
+  if (arm) return kForeignArm;
 #elif defined(__aarch64__)
-    case Isa::avx2:
-    case Isa::avx512:
-      return "no (x86 only)";
-    case Isa::neon:
-      return "yes";
-    case Isa::sve:
-      return yes_no((getauxval(AT_HWCAP) & HWCAP_SVE) != 0);
-    case Isa::sve2:
-      return yes_no((getauxval(AT_HWCAP2) & HWCAP2_SVE2) != 0);
+  if (x86) return "no (x86 only)";
 #else
-    case Isa::avx2:
-    case Isa::avx512:
-      return "no (x86 only)";
-    case Isa::neon:
-    case Isa::sve:
-    case Isa::sve2:
-      return "no (ARM only)";
+  if (arm) return "no (ARM only)";
+  if (x86) return "no (x86 only)";
 #endif
-    case Isa::sunway:
-      return kForeignSunway;
-  }
-  return "no";
+  (void)arm;
+  (void)x86;
+  if (!missing) return "yes";
+  return "no (lacks " + feature_list(missing, ", ") + ")";
 }
 
 }  // namespace gentt

@@ -1,5 +1,6 @@
-// gentt-gen list-isas: one line per ISA with its vector widths, whether gentt has a backend
-// for it, and whether this CPU can run its kernels.
+// gentt-gen list-isas: per ISA (x86 levels included) its vector widths, whether gentt has a
+// backend for it, whether this CPU can run its kernels, the CPU features they use and the CPUs
+// they serve.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -12,6 +13,7 @@
 #include "generator/host_cpu.h"
 #include "ir/error.h"
 #include "ir/problem.h"
+#include "ir/target_features.h"
 
 namespace gentt {
 
@@ -40,10 +42,10 @@ std::string vector_bits_summary(Isa isa) {
 void run_list_isas() {
   std::string text;
   for (Isa isa : all_isas())
-    text += fmt::format("{:<7} vector bits: {:<25} backend: {:<20} this CPU: {}\n", isa_name(isa),
-                        vector_bits_summary(isa),
-                        backend_implemented(isa) ? "implemented" : "not implemented yet",
-                        host_can_run(isa));
+    text += fmt::format("{:<10} vector bits: {:<25} backend: {:<20} this CPU: {}\n{:<10} features: {}; for {}\n",
+                        isa_name(isa), vector_bits_summary(isa),
+                        backend_implemented(isa) ? "implemented" : "not implemented yet", host_can_run(isa), "",
+                        isa_features(isa) ? feature_list(isa_features(isa), ", ") : "none", isa_serves(isa));
   print_text(text);
 }
 

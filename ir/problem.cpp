@@ -21,10 +21,11 @@ struct IsaInfo {
   std::string_view name;
 };
 // Documentation order (contracts.md); isa_name() indexes it by enum value.
-constexpr std::array<IsaInfo, 7> kIsas = {{
+constexpr std::array<IsaInfo, 8> kIsas = {{
     {Isa::scalar, "scalar"},
     {Isa::avx2, "avx2"},
     {Isa::avx512, "avx512"},
+    {Isa::avx512skx, "avx512skx"},
     {Isa::neon, "neon"},
     {Isa::sve, "sve"},
     {Isa::sve2, "sve2"},
@@ -71,8 +72,9 @@ int resolve_vector_bits(const Target& target, const std::string& field) {
       return 128;
     case Isa::avx2:
     case Isa::avx512:
+    case Isa::avx512skx:
     case Isa::neon: {
-      const int fixed = target.isa == Isa::avx2 ? 256 : target.isa == Isa::avx512 ? 512 : 128;
+      const int fixed = target.isa == Isa::avx2 ? 256 : target.isa == Isa::neon ? 128 : 512;
       if (bits != 0 && bits != fixed)
         throw UserError(field, fmt::format("isa {} has {}-bit vectors: vector_bits must be {} or "
                                            "left out, got {}",

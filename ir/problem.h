@@ -13,8 +13,11 @@
 namespace gentt {
 
 // sve targets SVE (version 1); sve2 the same fixed-length SVE kernels using SVE2's two-register
-// table lookup (svtbl2). Both take vector_bits 128..2048.
-enum class Isa { scalar, avx2, avx512, neon, sve, sve2, sunway };
+// table lookup (svtbl2). Both take vector_bits 128..2048. avx512 kernels use AVX-512
+// F/BW/VL/VBMI; avx512skx ones the same without VBMI (Skylake-SP, Cascade Lake, Cooper Lake):
+// byte shuffles as word permutes and in-lane byte shuffles. The features of each ISA:
+// ir/target_features.h.
+enum class Isa { scalar, avx2, avx512, neon, sve, sve2, sunway, avx512skx };
 
 // Every ISA name the spec accepts, in documentation order.
 const std::vector<Isa>& all_isas();

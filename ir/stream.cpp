@@ -45,7 +45,7 @@ std::string alignment_problem(const Kernel& k) {
 
 }  // namespace
 
-bool target_streams(const Target& target) { return target.isa == Isa::avx512; }
+bool target_streams(const Target& target) { return target.isa == Isa::avx512 || target.isa == Isa::avx512skx; }
 
 void check_store_mode(const Target& target, StoreMode mode, const std::string& field) {
   if (mode == StoreMode::streaming && !target_streams(target))

@@ -50,7 +50,7 @@ constexpr const char* kGenerateDoc = R"doc(generate(shape, axes, dtype, isa, nam
 
 The C++ source of a generated kernel, as `gentt-gen generate --shape ... -o FILE.cpp` writes it.
 dtype: a gentt dtype name ("float32", "bfloat16", "bytes12") or a NumPy dtype (records are
-"bytesN"). isa: "scalar", "avx2", "avx512", "neon", "sve", "sve2" or "sunway".)doc";
+"bytesN"). isa: "scalar", "avx2", "avx512", "avx512skx", "neon", "sve", "sve2" or "sunway".)doc";
 
 constexpr const char* kExplainDoc = R"doc(explain(shape, axes, dtype, isa, vector_bits=None) -> str
 

@@ -7,21 +7,34 @@
 
 namespace gentt {
 
-bool cpu_supports(std::string_view isa) {
-  if (isa == "scalar") return true;
+namespace {
+
+std::uint64_t detect() {
+  std::uint64_t f = 0;
 #if defined(__x86_64__) || defined(__i386__)
-  if (isa == "avx2") return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  if (isa == "avx512")
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi");
+  __builtin_cpu_init();  // safe before constructors have run (static initializers call us)
+  if (__builtin_cpu_supports("avx2")) f |= GENTT_FEATURE_AVX2;
+  if (__builtin_cpu_supports("avx512f")) f |= GENTT_FEATURE_AVX512F;
+  if (__builtin_cpu_supports("avx512bw")) f |= GENTT_FEATURE_AVX512BW;
+  if (__builtin_cpu_supports("avx512vl")) f |= GENTT_FEATURE_AVX512VL;
+  if (__builtin_cpu_supports("avx512vbmi")) f |= GENTT_FEATURE_AVX512VBMI;
 #elif defined(__aarch64__)
-  if (isa == "neon") return true;
+  f |= GENTT_FEATURE_NEON;
 #if defined(__linux__)
-  if (isa == "sve") return (getauxval(AT_HWCAP) & HWCAP_SVE) != 0;
-  if (isa == "sve2") return (getauxval(AT_HWCAP2) & HWCAP2_SVE2) != 0;
+  if (getauxval(AT_HWCAP) & HWCAP_SVE) f |= GENTT_FEATURE_SVE;
+  if (getauxval(AT_HWCAP2) & HWCAP2_SVE2) f |= GENTT_FEATURE_SVE2;
 #endif
 #endif
-  return false;
+  return f;
 }
+
+}  // namespace
+
+std::uint64_t cpu_features() {
+  static const std::uint64_t features = detect();
+  return features;
+}
+
+bool cpu_supports(std::string_view isa) { return cpu_has(isa_features(isa)); }
 
 }  // namespace gentt

@@ -98,18 +98,25 @@ std::int64_t resolve_elem_bytes(const PermuteDesc& d, std::string* dtype_name) {
   return d.elem_bytes;
 }
 
-enum class EngineIsa { avx512, avx2, scalar };
+// avx512: AVX-512 F/BW/VL with VBMI (byte shuffles in one vpermt2b); avx512skx: the same
+// engine without VBMI (Skylake-SP, Cascade Lake: byte shuffles from word permutes).
+enum class EngineIsa { avx512, avx512skx, avx2, scalar };
+bool is_avx512(EngineIsa isa) { return isa == EngineIsa::avx512 || isa == EngineIsa::avx512skx; }
 
 // The vector width an engine's plans are made for.
 std::int64_t vector_bytes(EngineIsa isa) { return isa == EngineIsa::avx2 ? 32 : 64; }
 
 EngineIsa resolve_isa(const std::string& isa) {
   if (isa == "auto")
-    return cpu_supports("avx512") ? EngineIsa::avx512 : cpu_supports("avx2") ? EngineIsa::avx2 : EngineIsa::scalar;
+    return cpu_supports("avx512")      ? EngineIsa::avx512
+           : cpu_supports("avx512skx") ? EngineIsa::avx512skx
+           : cpu_supports("avx2")      ? EngineIsa::avx2
+                                       : EngineIsa::scalar;
   if (isa == "scalar") return EngineIsa::scalar;
-  if (isa == "avx512") {
-    if (!cpu_supports("avx512")) throw Error("isa", "this CPU does not run avx512 (F, BW, VL, VBMI)");
-    return EngineIsa::avx512;
+  if (isa == "avx512" || isa == "avx512skx") {
+    // "avx512" takes VBMI where the CPU has it; "avx512skx" never does (as on Skylake-SP).
+    if (!cpu_supports("avx512skx")) throw Error("isa", "this CPU does not run " + isa + " (AVX-512 F, BW, VL)");
+    return isa == "avx512" && cpu_supports("avx512") ? EngineIsa::avx512 : EngineIsa::avx512skx;
   }
   if (isa == "avx2") {
     if (!cpu_supports("avx2")) throw Error("isa", "this CPU does not run avx2");
@@ -118,7 +125,7 @@ EngineIsa resolve_isa(const std::string& isa) {
   if (isa == "neon" || isa == "sve" || isa == "sve2" || isa == "sunway")
     throw Error("isa", "the run-time library has no " + isa +
                            " engine yet (it has avx512, avx2 and scalar); use \"auto\" or \"scalar\"");
-  throw Error("isa", "unknown ISA \"" + isa + "\" (auto, avx512, avx2, scalar)");
+  throw Error("isa", "unknown ISA \"" + isa + "\" (auto, avx512, avx512skx, avx2, scalar)");
 }
 
 // ---- the registry ------------------------------------------------------------------------------
@@ -138,7 +145,7 @@ const gentt_kernel_info* find_registered(std::int64_t elem_bytes, const std::vec
   const auto& r = registry();
   for (auto it = r.rbegin(); it != r.rend(); ++it) {
     const gentt_kernel_info* k = *it;
-    if (k->elem_bytes != elem_bytes || k->rank != static_cast<int>(shape.size()) || !cpu_supports(k->isa)) continue;
+    if (k->elem_bytes != elem_bytes || k->rank != static_cast<int>(shape.size()) || !cpu_has(k->features)) continue;
     if (!std::equal(shape.begin(), shape.end(), k->shape) || !std::equal(perm.begin(), perm.end(), k->perm)) continue;
     return k;
   }
@@ -265,7 +272,7 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
   spec.row_elems = row.extent;
   spec.in_elem_bytes = in_bytes;
   spec.out_elem_bytes = out_bytes;
-  spec.isa = isa == EngineIsa::avx512 ? engine::RowIsa::avx512
+  spec.isa = is_avx512(isa) ? engine::RowIsa::avx512
              : isa == EngineIsa::avx2  ? engine::RowIsa::avx2
                                        : engine::RowIsa::portable;
   spec.sink = impl.transform ? &sink : nullptr;  // copied by the engine
@@ -311,7 +318,9 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
   // Cached: one row at a time in output order (groups measured slower there: 8 MiB (1,0,2)
   // float32 73 -> 53 GB/s).
   impl.cached = prepare(Nest{out_order, 1, 0}, false);
-  impl.isa = spec.isa == engine::RowIsa::avx512 ? "avx512" : spec.isa == engine::RowIsa::avx2 ? "avx2" : "scalar";
+  impl.isa = spec.isa == engine::RowIsa::avx512 ? (isa == EngineIsa::avx512skx ? "avx512skx" : "avx512")
+             : spec.isa == engine::RowIsa::avx2    ? "avx2"
+                                                   : "scalar";
   if (spec.isa != engine::RowIsa::portable && !impl.transform && out_total >= kStreamMinBytes) {
     impl.stream_any_alignment = true;  // each row streams its own whole lines
     std::vector<LoopDim> in_order = out_order;
@@ -450,7 +459,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   // Streaming stores (ir/stream.h's rule): whole-line vectors, every loop, every region's base
   // and every full store on a line when `out` is, and an output far larger than the caches.
   bool stream = false;
-  if (isa == EngineIsa::avx512 && simd && !impl->transform && plan.lanes * elem_bytes == kLineBytes &&
+  if (is_avx512(isa) && simd && !impl->transform && plan.lanes * elem_bytes == kLineBytes &&
       out_total >= kStreamMinBytes) {
     stream = true;
     for (const auto& g : regions) {
@@ -483,7 +492,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
       engine::PrepareOptions ro = o;
       ro.in_lo -= in_offset;  // a region runs from its own base
       ro.in_hi -= in_offset;
-      if (which == "avx512") return engine::prepare_avx512(rt, elem_bytes, ro);
+      if (which == "avx512") return engine::prepare_avx512(rt, elem_bytes, ro, isa == EngineIsa::avx512);
       if (which == "avx2") return engine::prepare_avx2(rt, elem_bytes, ro);
       return engine::prepare_portable(rt, elem_bytes, ro);
     };
@@ -498,11 +507,11 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     }
     return engine::join_regions(std::move(runs));
   };
-  if (simd && isa == EngineIsa::avx512) impl->cached = prepare(*tables, cached_options, "avx512");
+  if (simd && is_avx512(isa)) impl->cached = prepare(*tables, cached_options, "avx512");
   if (simd && isa == EngineIsa::avx2) impl->cached = prepare(*tables, cached_options, "avx2");
-  impl->isa = !impl->cached ? "scalar" : isa == EngineIsa::avx512 ? "avx512" : "avx2";
+  impl->isa = !impl->cached ? "scalar" : isa == EngineIsa::avx2 ? "avx2" : isa == EngineIsa::avx512 ? "avx512" : "avx512skx";
   if (!impl->cached) impl->cached = prepare(*tables, cached_options, "scalar");
-  if (stream && impl->cached && impl->isa == "avx512") {
+  if (stream && impl->cached && is_avx512(isa) && impl->isa != "scalar") {
     // Tiled loops keep their tiles (measured faster than the input-order walk); untiled ones
     // read in input order as the generated kernels' streaming variant does.
     engine::PrepareOptions o = cached_options;  // no sink: streaming plans have no transform
@@ -510,7 +519,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     if (tiling.tiled) {
       impl->stream = prepare(*tables, o, "avx512");
     } else {
-      impl->stream = engine::prepare_avx512(engine::with_loop_order(*tables, plan, LoopOrder::input), elem_bytes, o);
+      impl->stream = engine::prepare_avx512(engine::with_loop_order(*tables, plan, LoopOrder::input), elem_bytes, o,
+                                            isa == EngineIsa::avx512);
     }
   }
 

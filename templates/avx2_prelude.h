@@ -1,10 +1,11 @@
 // gentt AVX2 prelude: embedded verbatim into every generated AVX2 kernel file; also compiled on
 // its own in the gentt build (templates/compile_check.cpp).
 //
-// The kernels need AVX2 (FMA is enabled too, matching `-mavx2 -mfma` and gentt::cpu_supports).
-// The file compiles with any flags: every function below this point is built for those
-// features (GCC's target pragma, clang's attribute push), so callers must check the CPU
-// (gentt-gen list-isas, or __builtin_cpu_supports("avx2")) before calling a kernel.
+// The kernels need AVX2 and nothing more (their banner and NAME_info.features say so; the
+// target below names exactly that, ir/target_features.h). The file compiles with any flags:
+// every function below this point is built for AVX2 (GCC's target pragma, clang's attribute
+// push), so callers must check the CPU (gentt::cpu_features(), gentt-gen list-isas, or
+// __builtin_cpu_supports("avx2")) before calling a kernel.
 #ifndef GENTT_AVX2_PRELUDE_H
 #define GENTT_AVX2_PRELUDE_H
 
@@ -17,11 +18,11 @@
 #endif  // GENTT_AVX2_PRELUDE_H
 
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
 #define GENTT_AVX2_END _Pragma("clang attribute pop")
 #elif defined(__GNUC__)
 #pragma GCC push_options
-#pragma GCC target("avx2,fma")
+#pragma GCC target("avx2")
 #define GENTT_AVX2_END _Pragma("GCC pop_options")
 #else
 #define GENTT_AVX2_END

@@ -1,10 +1,11 @@
 // gentt AVX-512 prelude: embedded verbatim into every generated AVX-512 kernel file; also
 // compiled on its own in the gentt build (templates/compile_check.cpp).
 //
-// The kernels need AVX-512 F and BW (and VBMI for 1-byte units). The file compiles with any
-// flags: every function below this point is built for those features (GCC's target pragma,
-// clang's attribute push), so callers must check the CPU (gentt-gen list-isas, or
-// __builtin_cpu_supports("avx512bw") / ("avx512vbmi")) before calling a kernel.
+// The kernels need the CPU features their banner and NAME_info.features declare: AVX-512 F, BW,
+// VL, and VBMI for the avx512 level (avx512skx: no VBMI). The file compiles with any flags: the
+// backend follows this prelude with a target pragma (GCC) or attribute push (clang) naming
+// exactly those features, so every kernel function is built for them and nothing else; callers
+// must check the CPU (gentt::cpu_features(), or gentt-gen list-isas) before calling a kernel.
 #ifndef GENTT_AVX512_PRELUDE_H
 #define GENTT_AVX512_PRELUDE_H
 
@@ -15,12 +16,3 @@
 #include <cstring>
 
 #endif  // GENTT_AVX512_PRELUDE_H
-
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi"))), apply_to = function)
-#define GENTT_AVX512_END _Pragma("clang attribute pop")
-#elif defined(__GNUC__)
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vl,avx512vbmi")
-#define GENTT_AVX512_END _Pragma("GCC pop_options")
-#endif

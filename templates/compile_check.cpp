@@ -4,6 +4,5 @@
 #include "runtime/include/gentt/kernel_info.h"
 #include "templates/sunway_prelude.h"
 #include "templates/avx512_prelude.h"
-GENTT_AVX512_END
 #include "templates/avx2_prelude.h"
 GENTT_AVX2_END

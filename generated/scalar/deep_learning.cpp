@@ -5,6 +5,7 @@
 // ABI: extern "C" void NAME(const void* in, void* out);
 //      extern "C" void NAME_part(const void* in, void* out, int part, int nparts);
 //      extern "C" const gentt_kernel_info NAME_info;
+// CPU features: none (NAME_info.features 0x0); the caller checks them.
 //
 // Kernel dl_f32_nchw_to_nhwc: float32 (4 bytes) shape (8, 3, 224, 224) perm (0, 2, 3, 1), isa scalar (128 bits)
 //   canonical: shape (8, 3, 50176) perm (0, 2, 1), 4-byte elements
@@ -80,7 +81,7 @@ struct gentt_bytes {
  *                check it before using any other field.
  *   name         the kernel's C symbol, NAME (NUL-terminated).
  *   isa          the instruction set the kernel was generated for: "scalar", "avx2", "avx512",
- *                "neon", "sve", "sve2" or "sunway". The caller must check the CPU supports it.
+ *                "avx512skx", "neon", "sve", "sve2" or "sunway".
  *   vector_bits  the vector length in bits the kernel was generated for (SVE: 128..2048,
  *                Sunway: 256 or 512, the register width for fixed-width ISAs). Not meaningful
  *                for "scalar".
@@ -97,17 +98,34 @@ struct gentt_bytes {
  *                run concurrently on different threads, in any order. n may be any value
  *                >= 1, including more parts than there is work (some parts are then empty).
  *
+ *   features     the CPU features the kernel's code may use, a set of GENTT_FEATURE_* bits
+ *                (below; 0 for scalar kernels). The caller must check that the CPU has every one
+ *                before calling (gentt::cpu_features() in <gentt/cpu.h> gives this CPU's set).
+ *   feature_names the same set as names, comma-separated in bit order, as GCC's target
+ *                attribute spells them (e.g. "avx512f,avx512bw,avx512vl"); "" for none.
+ *
  * For both entry points, in and out need only the element's natural alignment (none for opaque
  * bytesN elements) and must not overlap. A kernel reads only [in, in + N * elem_bytes) and
  * writes only [out, out + N * elem_bytes), where N is the product of shape.
  */
 #ifndef GENTT_KERNEL_INFO_DEFINED
 #define GENTT_KERNEL_INFO_DEFINED
-#define GENTT_KERNEL_INFO_VERSION 1
+#define GENTT_KERNEL_INFO_VERSION 2
+
+/* CPU features (gentt_kernel_info.features). Bits only grow: a value never changes meaning. */
+#define GENTT_FEATURE_AVX2 (1ull << 0)
+#define GENTT_FEATURE_AVX512F (1ull << 1)
+#define GENTT_FEATURE_AVX512BW (1ull << 2)
+#define GENTT_FEATURE_AVX512VL (1ull << 3)
+#define GENTT_FEATURE_AVX512VBMI (1ull << 4)
+#define GENTT_FEATURE_NEON (1ull << 16)
+#define GENTT_FEATURE_SVE (1ull << 17)
+#define GENTT_FEATURE_SVE2 (1ull << 18)
+#define GENTT_FEATURE_SUNWAY_SIMD (1ull << 24)
 typedef struct gentt_kernel_info {
   int version;               /* GENTT_KERNEL_INFO_VERSION */
   const char* name;          /* the kernel's C symbol */
-  const char* isa;           /* "scalar", "avx2", "avx512", "neon", "sve", "sve2", "sunway" */
+  const char* isa;           /* "scalar", "avx2", "avx512", "avx512skx", "neon", "sve", "sve2", "sunway" */
   int vector_bits;
   long long elem_bytes;
   int rank;
@@ -115,6 +133,8 @@ typedef struct gentt_kernel_info {
   const int* perm;           /* NumPy axes, rank entries */
   void (*run)(const void* in, void* out);
   void (*run_part)(const void* in, void* out, int part, int nparts); /* NULL when built without threads */
+  unsigned long long features; /* GENTT_FEATURE_* bits the code may use */
+  const char* feature_names;   /* the same, e.g. "avx512f,avx512bw,avx512vl" */
 } gentt_kernel_info;
 #endif
 
@@ -244,7 +264,8 @@ extern "C" void dl_f32_nchw_to_nhwc_part(const void* in, void* out, int part, in
 static const long long dl_f32_nchw_to_nhwc_shape[] = {8, 3, 224, 224};
 static const int dl_f32_nchw_to_nhwc_perm[] = {0, 2, 3, 1};
 extern "C" const gentt_kernel_info dl_f32_nchw_to_nhwc_info = {
-    GENTT_KERNEL_INFO_VERSION, "dl_f32_nchw_to_nhwc", "scalar", 128, 4, 4, dl_f32_nchw_to_nhwc_shape, dl_f32_nchw_to_nhwc_perm, dl_f32_nchw_to_nhwc, dl_f32_nchw_to_nhwc_part};
+    GENTT_KERNEL_INFO_VERSION, "dl_f32_nchw_to_nhwc", "scalar", 128, 4, 4, dl_f32_nchw_to_nhwc_shape, dl_f32_nchw_to_nhwc_perm, dl_f32_nchw_to_nhwc, dl_f32_nchw_to_nhwc_part,
+    0, ""};
 
 // ---- kernel dl_u8_hwc_to_chw ----
 namespace {
@@ -318,7 +339,8 @@ extern "C" void dl_u8_hwc_to_chw_part(const void* in, void* out, int part, int n
 static const long long dl_u8_hwc_to_chw_shape[] = {224, 224, 3};
 static const int dl_u8_hwc_to_chw_perm[] = {2, 0, 1};
 extern "C" const gentt_kernel_info dl_u8_hwc_to_chw_info = {
-    GENTT_KERNEL_INFO_VERSION, "dl_u8_hwc_to_chw", "scalar", 128, 1, 3, dl_u8_hwc_to_chw_shape, dl_u8_hwc_to_chw_perm, dl_u8_hwc_to_chw, dl_u8_hwc_to_chw_part};
+    GENTT_KERNEL_INFO_VERSION, "dl_u8_hwc_to_chw", "scalar", 128, 1, 3, dl_u8_hwc_to_chw_shape, dl_u8_hwc_to_chw_perm, dl_u8_hwc_to_chw, dl_u8_hwc_to_chw_part,
+    0, ""};
 
 // ---- kernel dl_f32_transpose_1024 ----
 namespace {
@@ -486,7 +508,8 @@ extern "C" void dl_f32_transpose_1024_part(const void* in, void* out, int part, 
 static const long long dl_f32_transpose_1024_shape[] = {1024, 1024};
 static const int dl_f32_transpose_1024_perm[] = {1, 0};
 extern "C" const gentt_kernel_info dl_f32_transpose_1024_info = {
-    GENTT_KERNEL_INFO_VERSION, "dl_f32_transpose_1024", "scalar", 128, 4, 2, dl_f32_transpose_1024_shape, dl_f32_transpose_1024_perm, dl_f32_transpose_1024, dl_f32_transpose_1024_part};
+    GENTT_KERNEL_INFO_VERSION, "dl_f32_transpose_1024", "scalar", 128, 4, 2, dl_f32_transpose_1024_shape, dl_f32_transpose_1024_perm, dl_f32_transpose_1024, dl_f32_transpose_1024_part,
+    0, ""};
 
 // ---- kernel dl_bf16_heads ----
 namespace {
@@ -557,4 +580,5 @@ extern "C" void dl_bf16_heads_part(const void* in, void* out, int part, int npar
 static const long long dl_bf16_heads_shape[] = {4, 128, 12, 64};
 static const int dl_bf16_heads_perm[] = {0, 2, 1, 3};
 extern "C" const gentt_kernel_info dl_bf16_heads_info = {
-    GENTT_KERNEL_INFO_VERSION, "dl_bf16_heads", "scalar", 128, 2, 4, dl_bf16_heads_shape, dl_bf16_heads_perm, dl_bf16_heads, dl_bf16_heads_part};
+    GENTT_KERNEL_INFO_VERSION, "dl_bf16_heads", "scalar", 128, 2, 4, dl_bf16_heads_shape, dl_bf16_heads_perm, dl_bf16_heads, dl_bf16_heads_part,
+    0, ""};

@@ -5,6 +5,7 @@
 // ABI: extern "C" void NAME(const void* in, void* out);
 //      extern "C" void NAME_part(const void* in, void* out, int part, int nparts);
 //      extern "C" const gentt_kernel_info NAME_info;
+// CPU features: none (NAME_info.features 0x0); the caller checks them.
 //
 // Kernel odd_bytes3_rgb_planes: bytes3 (3 bytes) shape (31, 17, 5) perm (2, 0, 1), isa scalar (128 bits)
 //   canonical: shape (527, 5) perm (1, 0), 3-byte elements
@@ -84,7 +85,7 @@ struct gentt_bytes {
  *                check it before using any other field.
  *   name         the kernel's C symbol, NAME (NUL-terminated).
  *   isa          the instruction set the kernel was generated for: "scalar", "avx2", "avx512",
- *                "neon", "sve", "sve2" or "sunway". The caller must check the CPU supports it.
+ *                "avx512skx", "neon", "sve", "sve2" or "sunway".
  *   vector_bits  the vector length in bits the kernel was generated for (SVE: 128..2048,
  *                Sunway: 256 or 512, the register width for fixed-width ISAs). Not meaningful
  *                for "scalar".
@@ -101,17 +102,34 @@ struct gentt_bytes {
  *                run concurrently on different threads, in any order. n may be any value
  *                >= 1, including more parts than there is work (some parts are then empty).
  *
+ *   features     the CPU features the kernel's code may use, a set of GENTT_FEATURE_* bits
+ *                (below; 0 for scalar kernels). The caller must check that the CPU has every one
+ *                before calling (gentt::cpu_features() in <gentt/cpu.h> gives this CPU's set).
+ *   feature_names the same set as names, comma-separated in bit order, as GCC's target
+ *                attribute spells them (e.g. "avx512f,avx512bw,avx512vl"); "" for none.
+ *
  * For both entry points, in and out need only the element's natural alignment (none for opaque
  * bytesN elements) and must not overlap. A kernel reads only [in, in + N * elem_bytes) and
  * writes only [out, out + N * elem_bytes), where N is the product of shape.
  */
 #ifndef GENTT_KERNEL_INFO_DEFINED
 #define GENTT_KERNEL_INFO_DEFINED
-#define GENTT_KERNEL_INFO_VERSION 1
+#define GENTT_KERNEL_INFO_VERSION 2
+
+/* CPU features (gentt_kernel_info.features). Bits only grow: a value never changes meaning. */
+#define GENTT_FEATURE_AVX2 (1ull << 0)
+#define GENTT_FEATURE_AVX512F (1ull << 1)
+#define GENTT_FEATURE_AVX512BW (1ull << 2)
+#define GENTT_FEATURE_AVX512VL (1ull << 3)
+#define GENTT_FEATURE_AVX512VBMI (1ull << 4)
+#define GENTT_FEATURE_NEON (1ull << 16)
+#define GENTT_FEATURE_SVE (1ull << 17)
+#define GENTT_FEATURE_SVE2 (1ull << 18)
+#define GENTT_FEATURE_SUNWAY_SIMD (1ull << 24)
 typedef struct gentt_kernel_info {
   int version;               /* GENTT_KERNEL_INFO_VERSION */
   const char* name;          /* the kernel's C symbol */
-  const char* isa;           /* "scalar", "avx2", "avx512", "neon", "sve", "sve2", "sunway" */
+  const char* isa;           /* "scalar", "avx2", "avx512", "avx512skx", "neon", "sve", "sve2", "sunway" */
   int vector_bits;
   long long elem_bytes;
   int rank;
@@ -119,6 +137,8 @@ typedef struct gentt_kernel_info {
   const int* perm;           /* NumPy axes, rank entries */
   void (*run)(const void* in, void* out);
   void (*run_part)(const void* in, void* out, int part, int nparts); /* NULL when built without threads */
+  unsigned long long features; /* GENTT_FEATURE_* bits the code may use */
+  const char* feature_names;   /* the same, e.g. "avx512f,avx512bw,avx512vl" */
 } gentt_kernel_info;
 #endif
 
@@ -303,7 +323,8 @@ extern "C" void odd_bytes3_rgb_planes_part(const void* in, void* out, int part, 
 static const long long odd_bytes3_rgb_planes_shape[] = {31, 17, 5};
 static const int odd_bytes3_rgb_planes_perm[] = {2, 0, 1};
 extern "C" const gentt_kernel_info odd_bytes3_rgb_planes_info = {
-    GENTT_KERNEL_INFO_VERSION, "odd_bytes3_rgb_planes", "scalar", 128, 3, 3, odd_bytes3_rgb_planes_shape, odd_bytes3_rgb_planes_perm, odd_bytes3_rgb_planes, odd_bytes3_rgb_planes_part};
+    GENTT_KERNEL_INFO_VERSION, "odd_bytes3_rgb_planes", "scalar", 128, 3, 3, odd_bytes3_rgb_planes_shape, odd_bytes3_rgb_planes_perm, odd_bytes3_rgb_planes, odd_bytes3_rgb_planes_part,
+    0, ""};
 
 // ---- kernel odd_bytes12_xyz ----
 namespace {
@@ -396,7 +417,8 @@ extern "C" void odd_bytes12_xyz_part(const void* in, void* out, int part, int np
 static const long long odd_bytes12_xyz_shape[] = {10, 11, 12};
 static const int odd_bytes12_xyz_perm[] = {1, 2, 0};
 extern "C" const gentt_kernel_info odd_bytes12_xyz_info = {
-    GENTT_KERNEL_INFO_VERSION, "odd_bytes12_xyz", "scalar", 128, 12, 3, odd_bytes12_xyz_shape, odd_bytes12_xyz_perm, odd_bytes12_xyz, odd_bytes12_xyz_part};
+    GENTT_KERNEL_INFO_VERSION, "odd_bytes12_xyz", "scalar", 128, 12, 3, odd_bytes12_xyz_shape, odd_bytes12_xyz_perm, odd_bytes12_xyz, odd_bytes12_xyz_part,
+    0, ""};
 
 // ---- kernel odd_c128_64p3_p210 ----
 namespace {
@@ -488,7 +510,8 @@ extern "C" void odd_c128_64p3_p210_part(const void* in, void* out, int part, int
 static const long long odd_c128_64p3_p210_shape[] = {64, 64, 64};
 static const int odd_c128_64p3_p210_perm[] = {2, 1, 0};
 extern "C" const gentt_kernel_info odd_c128_64p3_p210_info = {
-    GENTT_KERNEL_INFO_VERSION, "odd_c128_64p3_p210", "scalar", 128, 16, 3, odd_c128_64p3_p210_shape, odd_c128_64p3_p210_perm, odd_c128_64p3_p210, odd_c128_64p3_p210_part};
+    GENTT_KERNEL_INFO_VERSION, "odd_c128_64p3_p210", "scalar", 128, 16, 3, odd_c128_64p3_p210_shape, odd_c128_64p3_p210_perm, odd_c128_64p3_p210, odd_c128_64p3_p210_part,
+    0, ""};
 
 // ---- kernel odd_f32_511x513 ----
 namespace {
@@ -857,4 +880,5 @@ extern "C" void odd_f32_511x513_part(const void* in, void* out, int part, int np
 static const long long odd_f32_511x513_shape[] = {511, 513};
 static const int odd_f32_511x513_perm[] = {1, 0};
 extern "C" const gentt_kernel_info odd_f32_511x513_info = {
-    GENTT_KERNEL_INFO_VERSION, "odd_f32_511x513", "scalar", 128, 4, 2, odd_f32_511x513_shape, odd_f32_511x513_perm, odd_f32_511x513, odd_f32_511x513_part};
+    GENTT_KERNEL_INFO_VERSION, "odd_f32_511x513", "scalar", 128, 4, 2, odd_f32_511x513_shape, odd_f32_511x513_perm, odd_f32_511x513, odd_f32_511x513_part,
+    0, ""};

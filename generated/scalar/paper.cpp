@@ -5,6 +5,7 @@
 // ABI: extern "C" void NAME(const void* in, void* out);
 //      extern "C" void NAME_part(const void* in, void* out, int part, int nparts);
 //      extern "C" const gentt_kernel_info NAME_info;
+// CPU features: none (NAME_info.features 0x0); the caller checks them.
 //
 // Kernel paper_f32_64x32x32x4_p2103: float32 (4 bytes) shape (64, 32, 32, 4) perm (2, 1, 0, 3), isa scalar (128 bits)
 //   canonical: shape (64, 32, 32, 4) perm (2, 1, 0, 3), 4-byte elements
@@ -83,7 +84,7 @@ struct gentt_bytes {
  *                check it before using any other field.
  *   name         the kernel's C symbol, NAME (NUL-terminated).
  *   isa          the instruction set the kernel was generated for: "scalar", "avx2", "avx512",
- *                "neon", "sve", "sve2" or "sunway". The caller must check the CPU supports it.
+ *                "avx512skx", "neon", "sve", "sve2" or "sunway".
  *   vector_bits  the vector length in bits the kernel was generated for (SVE: 128..2048,
  *                Sunway: 256 or 512, the register width for fixed-width ISAs). Not meaningful
  *                for "scalar".
@@ -100,17 +101,34 @@ struct gentt_bytes {
  *                run concurrently on different threads, in any order. n may be any value
  *                >= 1, including more parts than there is work (some parts are then empty).
  *
+ *   features     the CPU features the kernel's code may use, a set of GENTT_FEATURE_* bits
+ *                (below; 0 for scalar kernels). The caller must check that the CPU has every one
+ *                before calling (gentt::cpu_features() in <gentt/cpu.h> gives this CPU's set).
+ *   feature_names the same set as names, comma-separated in bit order, as GCC's target
+ *                attribute spells them (e.g. "avx512f,avx512bw,avx512vl"); "" for none.
+ *
  * For both entry points, in and out need only the element's natural alignment (none for opaque
  * bytesN elements) and must not overlap. A kernel reads only [in, in + N * elem_bytes) and
  * writes only [out, out + N * elem_bytes), where N is the product of shape.
  */
 #ifndef GENTT_KERNEL_INFO_DEFINED
 #define GENTT_KERNEL_INFO_DEFINED
-#define GENTT_KERNEL_INFO_VERSION 1
+#define GENTT_KERNEL_INFO_VERSION 2
+
+/* CPU features (gentt_kernel_info.features). Bits only grow: a value never changes meaning. */
+#define GENTT_FEATURE_AVX2 (1ull << 0)
+#define GENTT_FEATURE_AVX512F (1ull << 1)
+#define GENTT_FEATURE_AVX512BW (1ull << 2)
+#define GENTT_FEATURE_AVX512VL (1ull << 3)
+#define GENTT_FEATURE_AVX512VBMI (1ull << 4)
+#define GENTT_FEATURE_NEON (1ull << 16)
+#define GENTT_FEATURE_SVE (1ull << 17)
+#define GENTT_FEATURE_SVE2 (1ull << 18)
+#define GENTT_FEATURE_SUNWAY_SIMD (1ull << 24)
 typedef struct gentt_kernel_info {
   int version;               /* GENTT_KERNEL_INFO_VERSION */
   const char* name;          /* the kernel's C symbol */
-  const char* isa;           /* "scalar", "avx2", "avx512", "neon", "sve", "sve2", "sunway" */
+  const char* isa;           /* "scalar", "avx2", "avx512", "avx512skx", "neon", "sve", "sve2", "sunway" */
   int vector_bits;
   long long elem_bytes;
   int rank;
@@ -118,6 +136,8 @@ typedef struct gentt_kernel_info {
   const int* perm;           /* NumPy axes, rank entries */
   void (*run)(const void* in, void* out);
   void (*run_part)(const void* in, void* out, int part, int nparts); /* NULL when built without threads */
+  unsigned long long features; /* GENTT_FEATURE_* bits the code may use */
+  const char* feature_names;   /* the same, e.g. "avx512f,avx512bw,avx512vl" */
 } gentt_kernel_info;
 #endif
 
@@ -255,7 +275,8 @@ extern "C" void paper_f32_64x32x32x4_p2103_part(const void* in, void* out, int p
 static const long long paper_f32_64x32x32x4_p2103_shape[] = {64, 32, 32, 4};
 static const int paper_f32_64x32x32x4_p2103_perm[] = {2, 1, 0, 3};
 extern "C" const gentt_kernel_info paper_f32_64x32x32x4_p2103_info = {
-    GENTT_KERNEL_INFO_VERSION, "paper_f32_64x32x32x4_p2103", "scalar", 128, 4, 4, paper_f32_64x32x32x4_p2103_shape, paper_f32_64x32x32x4_p2103_perm, paper_f32_64x32x32x4_p2103, paper_f32_64x32x32x4_p2103_part};
+    GENTT_KERNEL_INFO_VERSION, "paper_f32_64x32x32x4_p2103", "scalar", 128, 4, 4, paper_f32_64x32x32x4_p2103_shape, paper_f32_64x32x32x4_p2103_perm, paper_f32_64x32x32x4_p2103, paper_f32_64x32x32x4_p2103_part,
+    0, ""};
 
 // ---- kernel paper_f32_128x64x32x16_p1302 ----
 namespace {
@@ -415,7 +436,8 @@ extern "C" void paper_f32_128x64x32x16_p1302_part(const void* in, void* out, int
 static const long long paper_f32_128x64x32x16_p1302_shape[] = {128, 64, 32, 16};
 static const int paper_f32_128x64x32x16_p1302_perm[] = {1, 3, 0, 2};
 extern "C" const gentt_kernel_info paper_f32_128x64x32x16_p1302_info = {
-    GENTT_KERNEL_INFO_VERSION, "paper_f32_128x64x32x16_p1302", "scalar", 128, 4, 4, paper_f32_128x64x32x16_p1302_shape, paper_f32_128x64x32x16_p1302_perm, paper_f32_128x64x32x16_p1302, paper_f32_128x64x32x16_p1302_part};
+    GENTT_KERNEL_INFO_VERSION, "paper_f32_128x64x32x16_p1302", "scalar", 128, 4, 4, paper_f32_128x64x32x16_p1302_shape, paper_f32_128x64x32x16_p1302_perm, paper_f32_128x64x32x16_p1302, paper_f32_128x64x32x16_p1302_part,
+    0, ""};
 
 // ---- kernel paper_f32_7x9x5x11x13_p43210 ----
 namespace {
@@ -644,7 +666,8 @@ extern "C" void paper_f32_7x9x5x11x13_p43210_part(const void* in, void* out, int
 static const long long paper_f32_7x9x5x11x13_p43210_shape[] = {7, 9, 5, 11, 13};
 static const int paper_f32_7x9x5x11x13_p43210_perm[] = {4, 3, 2, 1, 0};
 extern "C" const gentt_kernel_info paper_f32_7x9x5x11x13_p43210_info = {
-    GENTT_KERNEL_INFO_VERSION, "paper_f32_7x9x5x11x13_p43210", "scalar", 128, 4, 5, paper_f32_7x9x5x11x13_p43210_shape, paper_f32_7x9x5x11x13_p43210_perm, paper_f32_7x9x5x11x13_p43210, paper_f32_7x9x5x11x13_p43210_part};
+    GENTT_KERNEL_INFO_VERSION, "paper_f32_7x9x5x11x13_p43210", "scalar", 128, 4, 5, paper_f32_7x9x5x11x13_p43210_shape, paper_f32_7x9x5x11x13_p43210_perm, paper_f32_7x9x5x11x13_p43210, paper_f32_7x9x5x11x13_p43210_part,
+    0, ""};
 
 // ---- kernel paper_f32_27p5_p41203 ----
 namespace {
@@ -1120,4 +1143,5 @@ extern "C" void paper_f32_27p5_p41203_part(const void* in, void* out, int part, 
 static const long long paper_f32_27p5_p41203_shape[] = {27, 27, 27, 27, 27};
 static const int paper_f32_27p5_p41203_perm[] = {4, 1, 2, 0, 3};
 extern "C" const gentt_kernel_info paper_f32_27p5_p41203_info = {
-    GENTT_KERNEL_INFO_VERSION, "paper_f32_27p5_p41203", "scalar", 128, 4, 5, paper_f32_27p5_p41203_shape, paper_f32_27p5_p41203_perm, paper_f32_27p5_p41203, paper_f32_27p5_p41203_part};
+    GENTT_KERNEL_INFO_VERSION, "paper_f32_27p5_p41203", "scalar", 128, 4, 5, paper_f32_27p5_p41203_shape, paper_f32_27p5_p41203_perm, paper_f32_27p5_p41203, paper_f32_27p5_p41203_part,
+    0, ""};

@@ -5,6 +5,7 @@
 // ABI: extern "C" void NAME(const void* in, void* out);
 //      extern "C" void NAME_part(const void* in, void* out, int part, int nparts);
 //      extern "C" const gentt_kernel_info NAME_info;
+// CPU features: none (NAME_info.features 0x0); the caller checks them.
 //
 // Kernel quantum_f32_2p10_p3562049718: float32 (4 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (3, 5, 6, 2, 0, 4, 9, 7, 1, 8), isa scalar (128 bits)
 //   canonical: shape (2, 2, 2, 2, 2, 4, 2, 2, 2) perm (3, 5, 2, 0, 4, 8, 6, 1, 7), 4-byte elements
@@ -70,7 +71,7 @@ struct gentt_bytes {
  *                check it before using any other field.
  *   name         the kernel's C symbol, NAME (NUL-terminated).
  *   isa          the instruction set the kernel was generated for: "scalar", "avx2", "avx512",
- *                "neon", "sve", "sve2" or "sunway". The caller must check the CPU supports it.
+ *                "avx512skx", "neon", "sve", "sve2" or "sunway".
  *   vector_bits  the vector length in bits the kernel was generated for (SVE: 128..2048,
  *                Sunway: 256 or 512, the register width for fixed-width ISAs). Not meaningful
  *                for "scalar".
@@ -87,17 +88,34 @@ struct gentt_bytes {
  *                run concurrently on different threads, in any order. n may be any value
  *                >= 1, including more parts than there is work (some parts are then empty).
  *
+ *   features     the CPU features the kernel's code may use, a set of GENTT_FEATURE_* bits
+ *                (below; 0 for scalar kernels). The caller must check that the CPU has every one
+ *                before calling (gentt::cpu_features() in <gentt/cpu.h> gives this CPU's set).
+ *   feature_names the same set as names, comma-separated in bit order, as GCC's target
+ *                attribute spells them (e.g. "avx512f,avx512bw,avx512vl"); "" for none.
+ *
  * For both entry points, in and out need only the element's natural alignment (none for opaque
  * bytesN elements) and must not overlap. A kernel reads only [in, in + N * elem_bytes) and
  * writes only [out, out + N * elem_bytes), where N is the product of shape.
  */
 #ifndef GENTT_KERNEL_INFO_DEFINED
 #define GENTT_KERNEL_INFO_DEFINED
-#define GENTT_KERNEL_INFO_VERSION 1
+#define GENTT_KERNEL_INFO_VERSION 2
+
+/* CPU features (gentt_kernel_info.features). Bits only grow: a value never changes meaning. */
+#define GENTT_FEATURE_AVX2 (1ull << 0)
+#define GENTT_FEATURE_AVX512F (1ull << 1)
+#define GENTT_FEATURE_AVX512BW (1ull << 2)
+#define GENTT_FEATURE_AVX512VL (1ull << 3)
+#define GENTT_FEATURE_AVX512VBMI (1ull << 4)
+#define GENTT_FEATURE_NEON (1ull << 16)
+#define GENTT_FEATURE_SVE (1ull << 17)
+#define GENTT_FEATURE_SVE2 (1ull << 18)
+#define GENTT_FEATURE_SUNWAY_SIMD (1ull << 24)
 typedef struct gentt_kernel_info {
   int version;               /* GENTT_KERNEL_INFO_VERSION */
   const char* name;          /* the kernel's C symbol */
-  const char* isa;           /* "scalar", "avx2", "avx512", "neon", "sve", "sve2", "sunway" */
+  const char* isa;           /* "scalar", "avx2", "avx512", "avx512skx", "neon", "sve", "sve2", "sunway" */
   int vector_bits;
   long long elem_bytes;
   int rank;
@@ -105,6 +123,8 @@ typedef struct gentt_kernel_info {
   const int* perm;           /* NumPy axes, rank entries */
   void (*run)(const void* in, void* out);
   void (*run_part)(const void* in, void* out, int part, int nparts); /* NULL when built without threads */
+  unsigned long long features; /* GENTT_FEATURE_* bits the code may use */
+  const char* feature_names;   /* the same, e.g. "avx512f,avx512bw,avx512vl" */
 } gentt_kernel_info;
 #endif
 
@@ -232,7 +252,8 @@ extern "C" void quantum_f32_2p10_p3562049718_part(const void* in, void* out, int
 static const long long quantum_f32_2p10_p3562049718_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
 static const int quantum_f32_2p10_p3562049718_perm[] = {3, 5, 6, 2, 0, 4, 9, 7, 1, 8};
 extern "C" const gentt_kernel_info quantum_f32_2p10_p3562049718_info = {
-    GENTT_KERNEL_INFO_VERSION, "quantum_f32_2p10_p3562049718", "scalar", 128, 4, 10, quantum_f32_2p10_p3562049718_shape, quantum_f32_2p10_p3562049718_perm, quantum_f32_2p10_p3562049718, quantum_f32_2p10_p3562049718_part};
+    GENTT_KERNEL_INFO_VERSION, "quantum_f32_2p10_p3562049718", "scalar", 128, 4, 10, quantum_f32_2p10_p3562049718_shape, quantum_f32_2p10_p3562049718_perm, quantum_f32_2p10_p3562049718, quantum_f32_2p10_p3562049718_part,
+    0, ""};
 
 // ---- kernel quantum_f32_2p10_reversed ----
 namespace {
@@ -385,7 +406,8 @@ extern "C" void quantum_f32_2p10_reversed_part(const void* in, void* out, int pa
 static const long long quantum_f32_2p10_reversed_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
 static const int quantum_f32_2p10_reversed_perm[] = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0};
 extern "C" const gentt_kernel_info quantum_f32_2p10_reversed_info = {
-    GENTT_KERNEL_INFO_VERSION, "quantum_f32_2p10_reversed", "scalar", 128, 4, 10, quantum_f32_2p10_reversed_shape, quantum_f32_2p10_reversed_perm, quantum_f32_2p10_reversed, quantum_f32_2p10_reversed_part};
+    GENTT_KERNEL_INFO_VERSION, "quantum_f32_2p10_reversed", "scalar", 128, 4, 10, quantum_f32_2p10_reversed_shape, quantum_f32_2p10_reversed_perm, quantum_f32_2p10_reversed, quantum_f32_2p10_reversed_part,
+    0, ""};
 
 // ---- kernel quantum_c128_2p12_p ----
 namespace {
@@ -500,4 +522,5 @@ extern "C" void quantum_c128_2p12_p_part(const void* in, void* out, int part, in
 static const long long quantum_c128_2p12_p_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
 static const int quantum_c128_2p12_p_perm[] = {11, 0, 10, 1, 9, 2, 8, 3, 7, 4, 6, 5};
 extern "C" const gentt_kernel_info quantum_c128_2p12_p_info = {
-    GENTT_KERNEL_INFO_VERSION, "quantum_c128_2p12_p", "scalar", 128, 16, 12, quantum_c128_2p12_p_shape, quantum_c128_2p12_p_perm, quantum_c128_2p12_p, quantum_c128_2p12_p_part};
+    GENTT_KERNEL_INFO_VERSION, "quantum_c128_2p12_p", "scalar", 128, 16, 12, quantum_c128_2p12_p_shape, quantum_c128_2p12_p_perm, quantum_c128_2p12_p, quantum_c128_2p12_p_part,
+    0, ""};

@@ -1,7 +1,10 @@
-// The AVX-512 block engine (simd_body.h): 512-bit masked loads, vpermt2{b,w,d,q} two-source
+// The AVX-512 block engine (simd_body.h): 512-bit masked loads, vpermt2{w,d,q} two-source
 // shuffles by index vectors from the tables, masked or streaming stores. Compiled for AVX-512
-// F/BW/VL/VBMI by function attributes (no -m flags: the library runs on any x86-64); plans pick
-// this engine only when gentt::cpu_supports("avx512").
+// F/BW/VL by function attributes (no -m flags: the library runs on any x86-64); plans pick this
+// engine only when the CPU has them (gentt::cpu_supports("avx512skx")). Plans whose shuffles
+// need 1-byte units (odd element sizes, bytes that do not move in pairs) run on the VBMI
+// engine (avx512_vbmi_engine.cpp, one vpermt2b per shuffle) where the CPU has VBMI, else here
+// with byte shuffles built from word permutes (avx512_traits.h).
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -15,7 +18,7 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 
-#define GENTT_SIMD_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
+#define GENTT_SIMD_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))
 #define GENTT_WALK_TARGET GENTT_SIMD_TARGET
 #include "runtime/engine/walk_loops.h"
 
@@ -23,39 +26,17 @@ namespace gentt::engine {
 
 namespace {
 
-struct Avx512 {
-  using V = __m512i;
-  static constexpr int kBytes = 64;
-  static constexpr int kMinUnit = 1, kMaxUnit = 8;
-  GENTT_SIMD_TARGET static V load(const char* p) { return _mm512_loadu_si512(p); }
-  GENTT_SIMD_TARGET static V load_part(const char* p, int, unsigned long long mask) {
-    return _mm512_maskz_loadu_epi8(mask, p);
-  }
-  GENTT_SIMD_TARGET static void store(char* p, V v) { _mm512_storeu_si512(p, v); }
-  GENTT_SIMD_TARGET static void store_part(char* p, V v, int, unsigned long long mask) {
-    _mm512_mask_storeu_epi8(p, mask, v);
-  }
-  GENTT_SIMD_TARGET static void stream(char* p, V v) { _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v); }
-  GENTT_SIMD_TARGET static void fence() { _mm_sfence(); }
-  GENTT_SIMD_TARGET static V load_index(const unsigned char* p) { return _mm512_loadu_si512(p); }
-  template <int Unit>
-  GENTT_SIMD_TARGET static V permute2(V a, V index, V b) {
-    if constexpr (Unit == 1) return _mm512_permutex2var_epi8(a, index, b);
-    if constexpr (Unit == 2) return _mm512_permutex2var_epi16(a, index, b);
-    if constexpr (Unit == 4) return _mm512_permutex2var_epi32(a, index, b);
-    if constexpr (Unit == 8) return _mm512_permutex2var_epi64(a, index, b);
-  }
-};
-
-constexpr int kMaxRegBits = 6;  // 64 registers: byte elements (lanes 64) with a full butterfly
-
+#include "runtime/engine/avx512_traits.h"
+using Avx512 = Avx512Traits<1, 8>;
 #include "runtime/engine/simd_body.h"
 
 }  // namespace
 
 std::unique_ptr<PreparedBlocks> prepare_avx512(const BlockTables& tables, std::int64_t elem_bytes,
-                                               const PrepareOptions& options) {
-  return prepare_simd<Avx512, kMaxRegBits>(tables, elem_bytes, options, "avx512");
+                                               const PrepareOptions& options, bool vbmi) {
+  if (!vbmi) return prepare_simd<Avx512, kMaxRegBits>(tables, elem_bytes, options, "avx512 (no VBMI)");
+  auto blocks = prepare_simd<Avx512, kMaxRegBits>(tables, elem_bytes, options, "avx512", /*min_unit=*/2);
+  return blocks ? std::move(blocks) : prepare_avx512_vbmi(tables, elem_bytes, options);
 }
 
 }  // namespace gentt::engine
@@ -63,7 +44,7 @@ std::unique_ptr<PreparedBlocks> prepare_avx512(const BlockTables& tables, std::i
 #else  // not x86-64: no AVX-512 engine
 
 namespace gentt::engine {
-std::unique_ptr<PreparedBlocks> prepare_avx512(const BlockTables&, std::int64_t, const PrepareOptions&) {
+std::unique_ptr<PreparedBlocks> prepare_avx512(const BlockTables&, std::int64_t, const PrepareOptions&, bool) {
   return nullptr;
 }
 }  // namespace gentt::engine

@@ -40,8 +40,12 @@ struct PrepareOptions {
 };
 
 // nullptr when this engine cannot run the tables (element size, lanes); the caller falls back.
+// prepare_avx512 uses AVX-512 F/BW/VL; tables that need 1-byte shuffle units go to
+// prepare_avx512_vbmi when `vbmi` (the CPU has VBMI), else get nullptr.
 std::unique_ptr<PreparedBlocks> prepare_avx512(const BlockTables& tables, std::int64_t elem_bytes,
-                                               const PrepareOptions& options);
+                                               const PrepareOptions& options, bool vbmi);
+std::unique_ptr<PreparedBlocks> prepare_avx512_vbmi(const BlockTables& tables, std::int64_t elem_bytes,
+                                                    const PrepareOptions& options);
 std::unique_ptr<PreparedBlocks> prepare_avx2(const BlockTables& tables, std::int64_t elem_bytes,
                                              const PrepareOptions& options);
 // Always succeeds: element copies (or sink calls) in the block's order.

@@ -92,7 +92,7 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline void table_pass(typename
   switch (unit) {
     case 8: if constexpr (T::kMaxUnit >= 8) run_pass<T, 8, R, Butterfly>(v, s, index, uniform); break;
     case 4: if constexpr (T::kMinUnit <= 4 && T::kMaxUnit >= 4) run_pass<T, 4, R, Butterfly>(v, s, index, uniform); break;
-    case 2: if constexpr (T::kMinUnit <= 2) run_pass<T, 2, R, Butterfly>(v, s, index, uniform); break;
+    case 2: if constexpr (T::kMinUnit <= 2 && T::kMaxUnit >= 2) run_pass<T, 2, R, Butterfly>(v, s, index, uniform); break;
     default: if constexpr (T::kMinUnit <= 1) run_pass<T, 1, R, Butterfly>(v, s, index, uniform); break;
   }
 }
@@ -104,7 +104,7 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline void held_pass(typename 
   switch (unit) {
     case 8: if constexpr (T::kMaxUnit >= 8) run_uniform_pass<T, 8, R, true>(v, s, lo, hi); break;
     case 4: if constexpr (T::kMinUnit <= 4 && T::kMaxUnit >= 4) run_uniform_pass<T, 4, R, true>(v, s, lo, hi); break;
-    case 2: if constexpr (T::kMinUnit <= 2) run_uniform_pass<T, 2, R, true>(v, s, lo, hi); break;
+    case 2: if constexpr (T::kMinUnit <= 2 && T::kMaxUnit >= 2) run_uniform_pass<T, 2, R, true>(v, s, lo, hi); break;
     default: if constexpr (T::kMinUnit <= 1) run_uniform_pass<T, 1, R, true>(v, s, lo, hi); break;
   }
 }
@@ -404,13 +404,15 @@ class SimdBlocks final : public PreparedBlocks {
 
 // An engine's prepare_<isa>: the plan's tables in the ISA's form and its run function, or
 // nullptr when the ISA cannot run them (element size, registers, passes; streaming stores with
-// a conversion sink).
+// a conversion sink). min_unit (>= T::kMinUnit): the smallest shuffle unit the plan may use.
 template <class T, int MaxRegBits>
 std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int64_t elem_bytes,
-                                             const PrepareOptions& options, const char* isa) {
+                                             const PrepareOptions& options, const char* isa,
+                                             int min_unit = T::kMinUnit) {
   const std::int64_t out_bytes = options.sink ? options.sink->out_elem_bytes : elem_bytes;
   if (options.sink && options.stream) return nullptr;  // streaming stores write raw registers
-  auto simd = make_simd_tables(tables, elem_bytes, T::kBytes, T::kMinUnit, T::kMaxUnit, MaxRegBits, out_bytes);
+  auto simd = make_simd_tables(tables, elem_bytes, T::kBytes, std::max(min_unit, T::kMinUnit), T::kMaxUnit,
+                               MaxRegBits, out_bytes);
   if (!simd) return nullptr;
   const RunFn fn = pick_run<T, MaxRegBits>(simd->reg_bits, simd->passes, simd->butterfly);
   if (!fn) return nullptr;

@@ -4,7 +4,7 @@
 // sve2) goes into every kernel's spec and name. It also writes OUT_DIR/cases.cpp, the case list
 // of the statically linked checker of cross-compiled kernels (arm_cases.h).
 // Cases 0 and 1 are fixed shapes over 4 MiB, tiled with remainders.
-// For avx512 the last quarter of the cases ask for `"stores": "streaming"` and are shaped so
+// For avx512 and avx512skx the last quarter of the cases ask for `"stores": "streaming"` and are shaped so
 // that the streaming variant exists: element sizes 1..16 and an innermost output axis that
 // holds whole 64-byte lines (ir/stream.h).
 #include <cstdlib>
@@ -80,8 +80,11 @@ int main(int argc, char** argv) {
     // remainders (ir/tiling.h): several loop nests, tails inside them.
     if (c == 0) p = {{1100, 1000}, {1, 0}, 4};
     if (c == 1) p = {{3, 700, 1100}, {0, 2, 1}, 2};
-    const bool streaming = isa == "avx512" && c >= cases - cases / 4;
+    const bool streaming = (isa == "avx512" || isa == "avx512skx") && c >= cases - cases / 4;
     if (streaming) make_streamable(p, rng);
+    // avx512skx moves single bytes without VBMI (word permutes and in-lane byte shuffles): half of
+    // its other cases get byte-unit elements.
+    if (isa == "avx512skx" && !streaming && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
     nlohmann::ordered_json k;
     const std::string name = prefix + std::to_string(c);
     k["name"] = name;

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/backend.h"
+#include "gentt/cpu.h"
 #include "run_cli.h"
 #include "temp_dir.h"
 
@@ -92,15 +93,28 @@ TEST_CASE("help and version exit 0", "[cli]") {
   CHECK(version.err.empty());
 }
 
-TEST_CASE("list-isas prints one line per ISA", "[cli]") {
+TEST_CASE("list-isas prints two lines per ISA: widths, backend, this CPU; features, CPUs", "[cli]") {
   const CliResult r = Workspace().run({"list-isas"});
   CHECK(r.exit_code == 0);
-  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 7);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 16);
   CHECK_THAT(r.out, StartsWith("scalar ") && Contains("backend: implemented") &&
-                        Contains("\nsve     vector bits: 128..2048 (default 512)") &&
-                        Contains("\nsve2    vector bits: 128..2048 (default 512)") &&
-                        Contains("\nsunway  vector bits: 256 or 512 (default 512)") &&
+                        Contains("\nsve        vector bits: 128..2048 (default 512)") &&
+                        Contains("\nsve2       vector bits: 128..2048 (default 512)") &&
+                        Contains("\nsunway     vector bits: 256 or 512 (default 512)") &&
+                        Contains("\navx512skx  vector bits: 512") &&
+                        Contains("features: avx512f, avx512bw, avx512vl; for Skylake-SP") &&
+                        Contains("features: avx512f, avx512bw, avx512vl, avx512vbmi; for Ice Lake-SP") &&
                         Contains("qemu-aarch64"));
+  // This CPU's answer per level follows its features (a CPU with F/BW/VL but no VBMI says yes to
+  // avx512skx and "no (lacks avx512vbmi)" to avx512).
+  auto this_cpu = [&](const std::string& isa) {
+    const size_t line = r.out.find("\n" + isa + " ");
+    const size_t at = r.out.find("this CPU: ", line);
+    return r.out.substr(at + 10, r.out.find('\n', at) - at - 10);
+  };
+  CHECK(this_cpu("avx512skx") == (gentt::cpu_supports("avx512skx") ? "yes" : "no (lacks avx512f, avx512bw, avx512vl)"));
+  if (gentt::cpu_supports("avx512skx"))
+    CHECK(this_cpu("avx512") == (gentt::cpu_supports("avx512") ? "yes" : "no (lacks avx512vbmi)"));
 }
 
 TEST_CASE("generate from flags writes one file", "[cli]") {

@@ -32,9 +32,9 @@ TEST_CASE("parse_isa_field and parse_dtype_field", "[field_parsers]") {
   CHECK(parse_dtype_field("bytes12", "f").bytes == 12);
   CHECK_THROWS_WITH(parse_isa_field("avx", "--isa"),
                     "--isa: unknown isa \"avx\" (did you mean \"avx2\"?); expected one of scalar, "
-                    "avx2, avx512, neon, sve, sve2, sunway");
+                    "avx2, avx512, avx512skx, neon, sve, sve2, sunway");
   CHECK_THROWS_WITH(parse_isa_field("x86", "--isa"),
-                    "--isa: unknown isa \"x86\"; expected one of scalar, avx2, avx512, neon, sve, "
+                    "--isa: unknown isa \"x86\"; expected one of scalar, avx2, avx512, avx512skx, neon, sve, "
                     "sve2, sunway");
   CHECK_THROWS_WITH(parse_dtype_field("flaot32", "--dtype"),
                     Catch::StartsWith("--dtype: unknown dtype \"flaot32\" (did you mean "

@@ -201,7 +201,7 @@ TEST_CASE("spec errors name the file and the JSON pointer", "[spec]") {
        R"(a.json: /dtype: unknown dtype "bytes0")"},
       {R"({"dtype": "int8", "shape": [4], "perm": [0], "isa": "avx5112"})",
        R"(a.json: /isa: unknown isa "avx5112" (did you mean "avx512"?); expected one of )"
-       "scalar, avx2, avx512, neon, sve, sve2, sunway"},
+       "scalar, avx2, avx512, avx512skx, neon, sve, sve2, sunway"},
       {R"({"dtype": "int8", "shape": [4], "perm": [0], "isa": "sve", "vector_bits": 100})",
        "a.json: /vector_bits: isa sve needs vector_bits in 128..2048 and a multiple of 128, got "
        "100"},

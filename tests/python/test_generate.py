@@ -14,7 +14,7 @@ def test_generate_source():
     assert src == gentt.generate(shape=(64, 32, 32, 4), axes=(2, 1, 0, 3), dtype="float32", isa="avx512", name="k1")
 
 
-@pytest.mark.parametrize("isa", ["scalar", "avx2", "avx512", "neon", "sve", "sunway"])
+@pytest.mark.parametrize("isa", ["scalar", "avx2", "avx512", "avx512skx", "neon", "sve", "sunway"])
 def test_every_backend(isa):
     src = gentt.generate(shape=(8, 16), axes=None, dtype=np.uint16, isa=isa)
     assert "gentt_uint16_s8x16_p1_0_" + isa in src

@@ -31,13 +31,14 @@ void gentt_test_c_kernel_part(const void* in, void* out, int part, int nparts) {
 
 const gentt_kernel_info gentt_test_c_kernel_info = {
     GENTT_KERNEL_INFO_VERSION, "gentt_test_c_kernel", "scalar", 0, 1, 3, kShape, kPerm,
-    gentt_test_c_kernel,       gentt_test_c_kernel_part};
+    gentt_test_c_kernel,       gentt_test_c_kernel_part, 0, ""};
 
 /* The layout as C sees it: offsets of every field, then the size. */
-const size_t gentt_test_c_kernel_info_layout[11] = {
+const size_t gentt_test_c_kernel_info_layout[13] = {
     offsetof(gentt_kernel_info, version),     offsetof(gentt_kernel_info, name),
     offsetof(gentt_kernel_info, isa),         offsetof(gentt_kernel_info, vector_bits),
     offsetof(gentt_kernel_info, elem_bytes),  offsetof(gentt_kernel_info, rank),
     offsetof(gentt_kernel_info, shape),       offsetof(gentt_kernel_info, perm),
     offsetof(gentt_kernel_info, run),         offsetof(gentt_kernel_info, run_part),
+    offsetof(gentt_kernel_info, features),    offsetof(gentt_kernel_info, feature_names),
     sizeof(gentt_kernel_info)};

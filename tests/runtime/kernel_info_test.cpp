@@ -14,17 +14,18 @@
 #include "tests/runtime/permute_test_util.h"
 
 extern "C" const gentt_kernel_info gentt_test_c_kernel_info;
-extern "C" const std::size_t gentt_test_c_kernel_info_layout[11];
+extern "C" const std::size_t gentt_test_c_kernel_info_layout[13];
 
 TEST_CASE("C and C++ agree on the gentt_kernel_info layout", "[kernel_info]") {
-  const std::size_t cxx_layout[11] = {
+  const std::size_t cxx_layout[13] = {
       offsetof(gentt_kernel_info, version),    offsetof(gentt_kernel_info, name),
       offsetof(gentt_kernel_info, isa),        offsetof(gentt_kernel_info, vector_bits),
       offsetof(gentt_kernel_info, elem_bytes), offsetof(gentt_kernel_info, rank),
       offsetof(gentt_kernel_info, shape),      offsetof(gentt_kernel_info, perm),
       offsetof(gentt_kernel_info, run),        offsetof(gentt_kernel_info, run_part),
+      offsetof(gentt_kernel_info, features),   offsetof(gentt_kernel_info, feature_names),
       sizeof(gentt_kernel_info)};
-  for (int i = 0; i < 11; ++i) {
+  for (int i = 0; i < 13; ++i) {
     INFO("layout entry " << i);
     CHECK(gentt_test_c_kernel_info_layout[i] == cxx_layout[i]);
   }
@@ -35,6 +36,8 @@ TEST_CASE("a kernel is described and called through its descriptor", "[kernel_in
   REQUIRE(info.version == GENTT_KERNEL_INFO_VERSION);
   CHECK(std::string(info.name) == "gentt_test_c_kernel");
   CHECK(std::string(info.isa) == "scalar");
+  CHECK(info.features == 0);
+  CHECK(std::string(info.feature_names) == "");
   REQUIRE(info.rank == 3);
   REQUIRE(info.run != nullptr);
   REQUIRE(info.run_part != nullptr);

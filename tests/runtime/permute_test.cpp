@@ -115,6 +115,37 @@ TEST_CASE("permute: random contiguous problems of every class match the referenc
   }
 }
 
+TEST_CASE("permute: AVX-512 without VBMI (avx512skx) moves bytes with word permutes", "[permute]") {
+  if (!gentt::cpu_supports("avx512skx")) {
+    WARN("this CPU lacks AVX-512 F/BW/VL: the avx512skx engine is not checked here");
+    return;
+  }
+  // Byte-unit elements (1, 3, 5, 7 bytes) on the F/BW/VL engine, whose 1-byte shuffles are two
+  // vpermt2w and two vpshufb; 2-byte ones for its other units. Where the CPU has VBMI, "avx512"
+  // takes the VBMI engine for the same plans: both must agree with the reference.
+  std::mt19937_64 rng(1313);
+  int skx = 0, vbmi = 0;
+  static const std::int64_t sizes[] = {1, 3, 5, 7, 1, 2};
+  for (int i = 0; i < 80; ++i) {
+    Case c = random_case(rng, 1 << 15);
+    c.elem = sizes[rng() % std::size(sizes)];
+    for (const char* isa : {"avx512skx", "avx512"}) {
+      gentt::PermuteDesc d;
+      d.elem_bytes = c.elem;
+      d.shape = c.shape;
+      d.perm = c.perm;
+      d.isa = isa;
+      const std::string text = gentt::plan_permute(d).describe();
+      if (std::string(isa) == "avx512skx") CHECK(text.find("(VBMI)") == std::string::npos);
+      skx += text.find("avx512 (no VBMI)") != std::string::npos;
+      vbmi += text.find("avx512 (VBMI)") != std::string::npos;
+      check_contiguous(c, isa, 1 + i % 2, rng);
+    }
+  }
+  CHECK(skx >= 20);
+  if (gentt::cpu_supports("avx512")) CHECK(vbmi >= 20);
+}
+
 TEST_CASE("permute: all-size-2 tensors up to rank 16", "[permute]") {
   std::mt19937_64 rng(7);
   for (int i = 0; i < 60; ++i) {
@@ -378,7 +409,7 @@ extern "C" void test_kernel_2x3(const void* in, void* out) {
 const long long kShape[] = {2, 3};
 const int kPerm[] = {1, 0};
 const gentt_kernel_info kInfo = {GENTT_KERNEL_INFO_VERSION, "test_kernel_2x3", "scalar", 0, 2, 2, kShape, kPerm,
-                                 test_kernel_2x3, nullptr};
+                                 test_kernel_2x3, nullptr, 0, ""};
 }  // namespace
 
 TEST_CASE("permute: a registered generated kernel is used for exactly its problem", "[permute]") {

@@ -52,7 +52,9 @@ struct PermuteDesc {
   std::complex<double> alpha{1.0, 0.0};
   std::complex<double> beta{0.0, 0.0};
   int threads = 1;                  // 0 = every core of the machine; else 1..1024
-  std::string isa = "auto";         // "auto" (best this CPU runs), "avx512", "avx2", "scalar"
+  // "auto" (best this CPU runs), "avx512" (AVX-512 F/BW/VL, and VBMI's byte permutes where the
+  // CPU has them), "avx512skx" (the same never using VBMI, as on Skylake-SP), "avx2", "scalar".
+  std::string isa = "auto";
 };
 
 class PermutePlan {
@@ -77,7 +79,7 @@ class PermutePlan {
 
   // What was planned: the canonical problem, the engine and ISA, the block, loops and parts.
   std::string describe() const;
-  // The ISA the plan runs on ("avx512", "avx2", "scalar") or "registered:<NAME>" for a kernel
+  // The ISA the plan runs on ("avx512", "avx512skx", "avx2", "scalar") or "registered:<NAME>" for a kernel
   // registered with register_kernel().
   std::string isa() const;
   std::int64_t in_bytes() const;   // bytes the input view spans (elements * input size)

@@ -5,6 +5,7 @@
 // ABI: extern "C" void NAME(const void* in, void* out);
 //      extern "C" void NAME_part(const void* in, void* out, int part, int nparts);
 //      extern "C" const gentt_kernel_info NAME_info;
+// CPU features: avx2 (NAME_info.features 0x1); the caller checks them.
 //
 // Kernel avx2_odd: bytes3 (3 bytes) shape (5, 7, 3) perm (2, 0, 1), isa avx2 (256 bits)
 //   canonical: shape (35, 3) perm (1, 0), 3-byte elements
@@ -53,7 +54,7 @@ struct gentt_bytes {
  *                check it before using any other field.
  *   name         the kernel's C symbol, NAME (NUL-terminated).
  *   isa          the instruction set the kernel was generated for: "scalar", "avx2", "avx512",
- *                "neon", "sve", "sve2" or "sunway". The caller must check the CPU supports it.
+ *                "avx512skx", "neon", "sve", "sve2" or "sunway".
  *   vector_bits  the vector length in bits the kernel was generated for (SVE: 128..2048,
  *                Sunway: 256 or 512, the register width for fixed-width ISAs). Not meaningful
  *                for "scalar".
@@ -70,17 +71,34 @@ struct gentt_bytes {
  *                run concurrently on different threads, in any order. n may be any value
  *                >= 1, including more parts than there is work (some parts are then empty).
  *
+ *   features     the CPU features the kernel's code may use, a set of GENTT_FEATURE_* bits
+ *                (below; 0 for scalar kernels). The caller must check that the CPU has every one
+ *                before calling (gentt::cpu_features() in <gentt/cpu.h> gives this CPU's set).
+ *   feature_names the same set as names, comma-separated in bit order, as GCC's target
+ *                attribute spells them (e.g. "avx512f,avx512bw,avx512vl"); "" for none.
+ *
  * For both entry points, in and out need only the element's natural alignment (none for opaque
  * bytesN elements) and must not overlap. A kernel reads only [in, in + N * elem_bytes) and
  * writes only [out, out + N * elem_bytes), where N is the product of shape.
  */
 #ifndef GENTT_KERNEL_INFO_DEFINED
 #define GENTT_KERNEL_INFO_DEFINED
-#define GENTT_KERNEL_INFO_VERSION 1
+#define GENTT_KERNEL_INFO_VERSION 2
+
+/* CPU features (gentt_kernel_info.features). Bits only grow: a value never changes meaning. */
+#define GENTT_FEATURE_AVX2 (1ull << 0)
+#define GENTT_FEATURE_AVX512F (1ull << 1)
+#define GENTT_FEATURE_AVX512BW (1ull << 2)
+#define GENTT_FEATURE_AVX512VL (1ull << 3)
+#define GENTT_FEATURE_AVX512VBMI (1ull << 4)
+#define GENTT_FEATURE_NEON (1ull << 16)
+#define GENTT_FEATURE_SVE (1ull << 17)
+#define GENTT_FEATURE_SVE2 (1ull << 18)
+#define GENTT_FEATURE_SUNWAY_SIMD (1ull << 24)
 typedef struct gentt_kernel_info {
   int version;               /* GENTT_KERNEL_INFO_VERSION */
   const char* name;          /* the kernel's C symbol */
-  const char* isa;           /* "scalar", "avx2", "avx512", "neon", "sve", "sve2", "sunway" */
+  const char* isa;           /* "scalar", "avx2", "avx512", "avx512skx", "neon", "sve", "sve2", "sunway" */
   int vector_bits;
   long long elem_bytes;
   int rank;
@@ -88,16 +106,19 @@ typedef struct gentt_kernel_info {
   const int* perm;           /* NumPy axes, rank entries */
   void (*run)(const void* in, void* out);
   void (*run_part)(const void* in, void* out, int part, int nparts); /* NULL when built without threads */
+  unsigned long long features; /* GENTT_FEATURE_* bits the code may use */
+  const char* feature_names;   /* the same, e.g. "avx512f,avx512bw,avx512vl" */
 } gentt_kernel_info;
 #endif
 
 // gentt AVX2 prelude: embedded verbatim into every generated AVX2 kernel file; also compiled on
 // its own in the gentt build (templates/compile_check.cpp).
 //
-// The kernels need AVX2 (FMA is enabled too, matching `-mavx2 -mfma` and gentt::cpu_supports).
-// The file compiles with any flags: every function below this point is built for those
-// features (GCC's target pragma, clang's attribute push), so callers must check the CPU
-// (gentt-gen list-isas, or __builtin_cpu_supports("avx2")) before calling a kernel.
+// The kernels need AVX2 and nothing more (their banner and NAME_info.features say so; the
+// target below names exactly that, ir/target_features.h). The file compiles with any flags:
+// every function below this point is built for AVX2 (GCC's target pragma, clang's attribute
+// push), so callers must check the CPU (gentt::cpu_features(), gentt-gen list-isas, or
+// __builtin_cpu_supports("avx2")) before calling a kernel.
 #ifndef GENTT_AVX2_PRELUDE_H
 #define GENTT_AVX2_PRELUDE_H
 
@@ -110,11 +131,11 @@ typedef struct gentt_kernel_info {
 #endif  // GENTT_AVX2_PRELUDE_H
 
 #if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,fma"))), apply_to = function)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
 #define GENTT_AVX2_END _Pragma("clang attribute pop")
 #elif defined(__GNUC__)
 #pragma GCC push_options
-#pragma GCC target("avx2,fma")
+#pragma GCC target("avx2")
 #define GENTT_AVX2_END _Pragma("GCC pop_options")
 #else
 #define GENTT_AVX2_END
@@ -399,6 +420,7 @@ extern "C" void avx2_odd_part(const void* in, void* out, int part, int nparts) {
 static const long long avx2_odd_shape[] = {5, 7, 3};
 static const int avx2_odd_perm[] = {2, 0, 1};
 extern "C" const gentt_kernel_info avx2_odd_info = {
-    GENTT_KERNEL_INFO_VERSION, "avx2_odd", "avx2", 256, 3, 3, avx2_odd_shape, avx2_odd_perm, avx2_odd, avx2_odd_part};
+    GENTT_KERNEL_INFO_VERSION, "avx2_odd", "avx2", 256, 3, 3, avx2_odd_shape, avx2_odd_perm, avx2_odd, avx2_odd_part,
+    GENTT_FEATURE_AVX2, "avx2"};
 
 GENTT_AVX2_END

@@ -5,6 +5,7 @@
 // ABI: extern "C" void NAME(const void* in, void* out);
 //      extern "C" void NAME_part(const void* in, void* out, int part, int nparts);
 //      extern "C" const gentt_kernel_info NAME_info;
+// CPU features: avx512f, avx512bw, avx512vl, avx512vbmi (NAME_info.features 0x1e); the caller checks them.
 //
 // Kernel avx512_stream: float32 (4 bytes) shape (32, 48) perm (1, 0), isa avx512 (512 bits)
 //   canonical: shape (32, 48) perm (1, 0), 4-byte elements
@@ -53,7 +54,7 @@ struct gentt_bytes {
  *                check it before using any other field.
  *   name         the kernel's C symbol, NAME (NUL-terminated).
  *   isa          the instruction set the kernel was generated for: "scalar", "avx2", "avx512",
- *                "neon", "sve", "sve2" or "sunway". The caller must check the CPU supports it.
+ *                "avx512skx", "neon", "sve", "sve2" or "sunway".
  *   vector_bits  the vector length in bits the kernel was generated for (SVE: 128..2048,
  *                Sunway: 256 or 512, the register width for fixed-width ISAs). Not meaningful
  *                for "scalar".
@@ -70,17 +71,34 @@ struct gentt_bytes {
  *                run concurrently on different threads, in any order. n may be any value
  *                >= 1, including more parts than there is work (some parts are then empty).
  *
+ *   features     the CPU features the kernel's code may use, a set of GENTT_FEATURE_* bits
+ *                (below; 0 for scalar kernels). The caller must check that the CPU has every one
+ *                before calling (gentt::cpu_features() in <gentt/cpu.h> gives this CPU's set).
+ *   feature_names the same set as names, comma-separated in bit order, as GCC's target
+ *                attribute spells them (e.g. "avx512f,avx512bw,avx512vl"); "" for none.
+ *
  * For both entry points, in and out need only the element's natural alignment (none for opaque
  * bytesN elements) and must not overlap. A kernel reads only [in, in + N * elem_bytes) and
  * writes only [out, out + N * elem_bytes), where N is the product of shape.
  */
 #ifndef GENTT_KERNEL_INFO_DEFINED
 #define GENTT_KERNEL_INFO_DEFINED
-#define GENTT_KERNEL_INFO_VERSION 1
+#define GENTT_KERNEL_INFO_VERSION 2
+
+/* CPU features (gentt_kernel_info.features). Bits only grow: a value never changes meaning. */
+#define GENTT_FEATURE_AVX2 (1ull << 0)
+#define GENTT_FEATURE_AVX512F (1ull << 1)
+#define GENTT_FEATURE_AVX512BW (1ull << 2)
+#define GENTT_FEATURE_AVX512VL (1ull << 3)
+#define GENTT_FEATURE_AVX512VBMI (1ull << 4)
+#define GENTT_FEATURE_NEON (1ull << 16)
+#define GENTT_FEATURE_SVE (1ull << 17)
+#define GENTT_FEATURE_SVE2 (1ull << 18)
+#define GENTT_FEATURE_SUNWAY_SIMD (1ull << 24)
 typedef struct gentt_kernel_info {
   int version;               /* GENTT_KERNEL_INFO_VERSION */
   const char* name;          /* the kernel's C symbol */
-  const char* isa;           /* "scalar", "avx2", "avx512", "neon", "sve", "sve2", "sunway" */
+  const char* isa;           /* "scalar", "avx2", "avx512", "avx512skx", "neon", "sve", "sve2", "sunway" */
   int vector_bits;
   long long elem_bytes;
   int rank;
@@ -88,16 +106,19 @@ typedef struct gentt_kernel_info {
   const int* perm;           /* NumPy axes, rank entries */
   void (*run)(const void* in, void* out);
   void (*run_part)(const void* in, void* out, int part, int nparts); /* NULL when built without threads */
+  unsigned long long features; /* GENTT_FEATURE_* bits the code may use */
+  const char* feature_names;   /* the same, e.g. "avx512f,avx512bw,avx512vl" */
 } gentt_kernel_info;
 #endif
 
 // gentt AVX-512 prelude: embedded verbatim into every generated AVX-512 kernel file; also
 // compiled on its own in the gentt build (templates/compile_check.cpp).
 //
-// The kernels need AVX-512 F and BW (and VBMI for 1-byte units). The file compiles with any
-// flags: every function below this point is built for those features (GCC's target pragma,
-// clang's attribute push), so callers must check the CPU (gentt-gen list-isas, or
-// __builtin_cpu_supports("avx512bw") / ("avx512vbmi")) before calling a kernel.
+// The kernels need the CPU features their banner and NAME_info.features declare: AVX-512 F, BW,
+// VL, and VBMI for the avx512 level (avx512skx: no VBMI). The file compiles with any flags: the
+// backend follows this prelude with a target pragma (GCC) or attribute push (clang) naming
+// exactly those features, so every kernel function is built for them and nothing else; callers
+// must check the CPU (gentt::cpu_features(), or gentt-gen list-isas) before calling a kernel.
 #ifndef GENTT_AVX512_PRELUDE_H
 #define GENTT_AVX512_PRELUDE_H
 
@@ -116,6 +137,8 @@ typedef struct gentt_kernel_info {
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl,avx512vbmi")
 #define GENTT_AVX512_END _Pragma("GCC pop_options")
+#else
+#define GENTT_AVX512_END
 #endif
 
 // ---- kernel avx512_stream ----
@@ -415,6 +438,7 @@ extern "C" void avx512_stream_part(const void* in, void* out, int part, int npar
 static const long long avx512_stream_shape[] = {32, 48};
 static const int avx512_stream_perm[] = {1, 0};
 extern "C" const gentt_kernel_info avx512_stream_info = {
-    GENTT_KERNEL_INFO_VERSION, "avx512_stream", "avx512", 512, 4, 2, avx512_stream_shape, avx512_stream_perm, avx512_stream, avx512_stream_part};
+    GENTT_KERNEL_INFO_VERSION, "avx512_stream", "avx512", 512, 4, 2, avx512_stream_shape, avx512_stream_perm, avx512_stream, avx512_stream_part,
+    GENTT_FEATURE_AVX512F | GENTT_FEATURE_AVX512BW | GENTT_FEATURE_AVX512VL | GENTT_FEATURE_AVX512VBMI, "avx512f,avx512bw,avx512vl,avx512vbmi"};
 
 GENTT_AVX512_END

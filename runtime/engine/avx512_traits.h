@@ -1,0 +1,56 @@
+// The AVX-512 engine's ISA traits (simd_body.h), shared by its two translation units:
+// - avx512_engine.cpp (F/BW/VL): units 1..8; a 1-byte shuffle without VBMI is two word permutes
+//   (vpermt2w) and two in-lane byte shuffles (vpshufb), as the avx512skx generated kernels do;
+// - avx512_vbmi_engine.cpp (F/BW/VL/VBMI, GENTT_AVX512_VBMI): every shuffle in 1-byte units,
+//   one vpermt2b each.
+// Each unit defines GENTT_SIMD_TARGET (its target attribute) before including this inside its
+// anonymous namespace, so that no function compiled without VBMI can hold a VBMI instruction.
+// MinUnit..MaxUnit: the shuffle units the traits have.
+template <int MinUnit, int MaxUnit>
+struct Avx512Traits {
+  using V = __m512i;
+  static constexpr int kBytes = 64;
+  static constexpr int kMinUnit = MinUnit, kMaxUnit = MaxUnit;
+  GENTT_SIMD_TARGET static V load(const char* p) { return _mm512_loadu_si512(p); }
+  GENTT_SIMD_TARGET static V load_part(const char* p, int, unsigned long long mask) {
+    return _mm512_maskz_loadu_epi8(mask, p);
+  }
+  GENTT_SIMD_TARGET static void store(char* p, V v) { _mm512_storeu_si512(p, v); }
+  GENTT_SIMD_TARGET static void store_part(char* p, V v, int, unsigned long long mask) {
+    _mm512_mask_storeu_epi8(p, mask, v);
+  }
+  GENTT_SIMD_TARGET static void stream(char* p, V v) { _mm512_stream_si512(reinterpret_cast<__m512i*>(p), v); }
+  GENTT_SIMD_TARGET static void fence() { _mm_sfence(); }
+  GENTT_SIMD_TARGET static V load_index(const unsigned char* p) { return _mm512_loadu_si512(p); }
+#if !defined(GENTT_AVX512_VBMI)
+  // vpermt2b without VBMI. Output byte i takes byte index[i] (0..127) of a||b: the even bytes'
+  // words by one vpermt2w, the odd bytes' by another, then each byte picks the low or high half
+  // of its word with vpshufb (index bit 0), the odd bytes merged under a mask. The derived
+  // vectors depend on the index only: in the lean body, whose indices stay in registers, the
+  // compiler computes them once per run.
+  GENTT_SIMD_TARGET static V permute_bytes(V a, V index, V b) {
+    const V even_words = _mm512_srli_epi16(_mm512_and_si512(index, _mm512_set1_epi16(0x00fe)), 1);
+    const V odd_words = _mm512_srli_epi16(index, 9);
+    // The byte of word k of a lane is 2k (low) or 2k + 1 (high): (i mod 16 rounded down to even) | bit 0.
+    const V pairs = _mm512_set4_epi32(0x0e0e0c0c, 0x0a0a0808, 0x06060404, 0x02020000);
+    const V pick = _mm512_or_si512(_mm512_and_si512(index, _mm512_set1_epi8(1)), pairs);
+    const V even = _mm512_shuffle_epi8(_mm512_permutex2var_epi16(a, even_words, b), pick);
+    return _mm512_mask_shuffle_epi8(even, static_cast<__mmask64>(0xaaaaaaaaaaaaaaaaull),
+                                    _mm512_permutex2var_epi16(a, odd_words, b), pick);
+  }
+#endif
+  template <int Unit>
+  GENTT_SIMD_TARGET static V permute2(V a, V index, V b) {
+    static_assert(Unit >= MinUnit && Unit <= MaxUnit, "a shuffle unit these traits do not have");
+#if defined(GENTT_AVX512_VBMI)
+    if constexpr (Unit == 1) return _mm512_permutex2var_epi8(a, index, b);
+#else
+    if constexpr (Unit == 1) return permute_bytes(a, index, b);
+#endif
+    if constexpr (Unit == 2) return _mm512_permutex2var_epi16(a, index, b);
+    if constexpr (Unit == 4) return _mm512_permutex2var_epi32(a, index, b);
+    if constexpr (Unit == 8) return _mm512_permutex2var_epi64(a, index, b);
+  }
+};
+
+constexpr int kMaxRegBits = 6;  // 64 registers: byte elements (lanes 64) with a full butterfly

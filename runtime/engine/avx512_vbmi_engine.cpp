@@ -1,0 +1,48 @@
+// The AVX-512 block engine for plans that shuffle single bytes (odd element sizes; bytes that
+// do not move in aligned pairs): every shuffle is a vpermt2b (VBMI), in one translation unit
+// compiled for F/BW/VL/VBMI so that the F/BW/VL engine (avx512_engine.cpp) holds no VBMI
+// instruction. Used only when the CPU has VBMI (gentt::cpu_supports("avx512")).
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "runtime/engine/engine.h"
+#include "runtime/engine/simd_tables.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#define GENTT_SIMD_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
+#define GENTT_WALK_TARGET GENTT_SIMD_TARGET
+#define GENTT_AVX512_VBMI 1
+#include "runtime/engine/walk_loops.h"
+
+namespace gentt::engine {
+
+namespace {
+
+#include "runtime/engine/avx512_traits.h"
+using Avx512Vbmi = Avx512Traits<1, 1>;
+#include "runtime/engine/simd_body.h"
+
+}  // namespace
+
+std::unique_ptr<PreparedBlocks> prepare_avx512_vbmi(const BlockTables& tables, std::int64_t elem_bytes,
+                                                    const PrepareOptions& options) {
+  return prepare_simd<Avx512Vbmi, kMaxRegBits>(tables, elem_bytes, options, "avx512 (VBMI)");
+}
+
+}  // namespace gentt::engine
+
+#else  // not x86-64
+
+namespace gentt::engine {
+std::unique_ptr<PreparedBlocks> prepare_avx512_vbmi(const BlockTables&, std::int64_t, const PrepareOptions&) {
+  return nullptr;
+}
+}  // namespace gentt::engine
+
+#endif
