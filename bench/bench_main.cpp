@@ -278,16 +278,16 @@ std::vector<Module> open_modules(const Set& set, const Options& opt) {
     void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) throw std::runtime_error("dlopen " + path.string() + ": " + dlerror());
     if (const auto* why = static_cast<const char*>(dlsym(handle, "gentt_bench_unavailable"))) {
-      std::printf("  %-8s skipped: %s\n", isa.c_str(), why);
+      std::printf("  %-10s skipped: %s\n", isa.c_str(), why);
       dlclose(handle);
       continue;
     }
     if (!gentt::cpu_supports(isa)) {
-      std::printf("  %-8s skipped: this CPU cannot run %s kernels\n", isa.c_str(), isa.c_str());
+      std::printf("  %-10s skipped: this CPU cannot run %s kernels\n", isa.c_str(), isa.c_str());
       dlclose(handle);
       continue;
     }
-    std::printf("  %-8s %s\n", isa.c_str(), path.c_str());
+    std::printf("  %-10s %s\n", isa.c_str(), path.c_str());
     modules.push_back({isa, path, handle});
   }
   if (modules.empty()) throw UsageError("no kernels to measure in set '" + set.name + "'");

@@ -21,11 +21,9 @@
 #include <string_view>
 #include <vector>
 
-#if defined(__linux__) && defined(__aarch64__)
-#include <sys/auxv.h>
-#endif
 
 #include <gentt/arguments.h>
+#include <gentt/cpu.h>
 #include <gentt/kernel_info.h>
 #include <gentt/reference.h>
 
@@ -83,26 +81,12 @@ Options parse_options(int argc, char** argv) {
   return opt;
 }
 
-// Whether this CPU can execute code generated for `isa` ("" if it can, else the reason).
-std::string cpu_cannot_run(std::string_view isa) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  if (isa == "avx2" && !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")))
-    return "this CPU lacks AVX2/FMA";
-  if (isa == "avx512" &&
-      !(__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx512vbmi")))
-    return "this CPU lacks AVX-512 F/BW/VL/DQ/VBMI";
-  if (isa == "neon" || isa == "sve") return "an Arm kernel cannot run on x86";
-#elif defined(__aarch64__)
-  if (isa == "avx2" || isa == "avx512") return "an x86 kernel cannot run on Arm";
-#if defined(__linux__) && defined(HWCAP_SVE)
-  if (isa == "sve" && !(getauxval(AT_HWCAP) & HWCAP_SVE)) return "this CPU lacks SVE";
-#endif
-#endif
-  (void)isa;
-  return "";
+// Whether this CPU can execute the kernel ("" if it can, else the reason): it must have every
+// CPU feature the kernel declares (NAME_info.features).
+std::string cpu_cannot_run(const gentt_kernel_info& info) {
+  if (gentt::cpu_has(info.features)) return "";
+  return std::string("this CPU lacks some of the CPU features the ") + info.isa + " kernel uses (" +
+         info.feature_names + ")";
 }
 
 template <class Range>
@@ -140,7 +124,7 @@ int run(const Options& opt) {
                  "regenerate the kernel with the matching gentt-gen\n", info.version, GENTT_KERNEL_INFO_VERSION);
     return 2;
   }
-  if (const std::string why = cpu_cannot_run(info.isa); !why.empty()) {
+  if (const std::string why = cpu_cannot_run(info); !why.empty()) {
     std::fprintf(stderr, "demo: kernel %s is for %s, and %s\n", info.name, info.isa, why.c_str());
     return 2;
   }

@@ -20,7 +20,7 @@ struct IsaInfo {
   Isa isa;
   std::string_view name;
 };
-// Documentation order (contracts.md); isa_name() indexes it by enum value.
+// Documentation order (contracts.md); isa_name() and parse_isa() search it.
 constexpr std::array<IsaInfo, 8> kIsas = {{
     {Isa::scalar, "scalar"},
     {Isa::avx2, "avx2"},

@@ -124,7 +124,7 @@ EngineIsa resolve_isa(const std::string& isa) {
   }
   if (isa == "neon" || isa == "sve" || isa == "sve2" || isa == "sunway")
     throw Error("isa", "the run-time library has no " + isa +
-                           " engine yet (it has avx512, avx2 and scalar); use \"auto\" or \"scalar\"");
+                           " engine yet (it has avx512, avx512skx, avx2 and scalar); use \"auto\" or \"scalar\"");
   throw Error("isa", "unknown ISA \"" + isa + "\" (auto, avx512, avx512skx, avx2, scalar)");
 }
 

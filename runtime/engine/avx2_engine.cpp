@@ -16,7 +16,7 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 
-#define GENTT_SIMD_TARGET __attribute__((target("avx2,fma")))
+#define GENTT_SIMD_TARGET __attribute__((target("avx2")))
 #define GENTT_WALK_TARGET GENTT_SIMD_TARGET
 #include "runtime/engine/walk_loops.h"
 

@@ -1,6 +1,7 @@
 // The row engine (row_copy.h) for AVX-512: 64-byte loads and stores, four per step, and one
 // byte-masked load and store for a row's last partial vector. Compiled for AVX-512 F/BW by
-// function attributes (no -m flags), used only when gentt::cpu_supports("avx512").
+// function attributes (no -m flags), used only when gentt::cpu_supports("avx512skx") (F/BW/VL:
+// every avx512 and avx512skx CPU).
 #include <cstdint>
 #include <memory>
 #include <string>

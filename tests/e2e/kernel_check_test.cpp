@@ -1,5 +1,6 @@
 // Kernel check: every kernel that the real gentt-gen generated from the given specs is loaded
-// from the compiled module (GENTT_KERNEL_MODULE, specs GENTT_KERNEL_SPECS) and run with guard pages on both sides of both tensors (overruns and
+// from the compiled module (gentt_kernel_module, specs gentt_kernel_specs: kernel_check_config.h)
+// and run with guard pages on both sides of both tensors (overruns and
 // underruns crash), whole, in parts in any order, and from two threads; every result must be
 // the reference's bit for bit.
 #include <catch2/catch.hpp>
@@ -21,13 +22,10 @@
 #include "gentt/kernel_info.h"
 #include "gentt/reference.h"
 #include "ir/problem.h"
+#include "tests/e2e/kernel_check_config.h"
 #include "tests/runtime/guarded_buffer.h"
 
 using gentt::test::GuardedBuffer;
-
-#ifndef GENTT_KERNEL_EMULATED
-#define GENTT_KERNEL_EMULATED 0
-#endif
 
 namespace {
 
@@ -40,7 +38,7 @@ struct Case {
 
 std::vector<Case> read_cases() {
   std::vector<Case> cases;
-  std::stringstream paths(GENTT_KERNEL_SPECS);
+  std::stringstream paths(gentt_kernel_specs);
   for (std::string path; std::getline(paths, path, '|');) {
     std::ifstream f(path);
     REQUIRE(f.good());
@@ -56,7 +54,7 @@ std::vector<Case> read_cases() {
 
 class Module {
  public:
-  Module() : handle_(dlopen(GENTT_KERNEL_MODULE, RTLD_NOW | RTLD_LOCAL)) {
+  Module() : handle_(dlopen(gentt_kernel_module, RTLD_NOW | RTLD_LOCAL)) {
     if (!handle_) FAIL(fmt::format("dlopen failed: {}", dlerror()));
   }
   ~Module() { dlclose(handle_); }
@@ -81,9 +79,9 @@ TEST_CASE("generated kernels match the reference, whole, in parts and threaded",
   {
     const auto* first = static_cast<const gentt_kernel_info*>(module.symbol(cases.front().name + "_info"));
     REQUIRE(first != nullptr);
-    // Kernels built against an emulation header (GENTT_KERNEL_EMULATED) are plain C++.
-    const bool emulated = GENTT_KERNEL_EMULATED;
-    if (!emulated && !gentt::cpu_supports(first->isa)) {
+    // Kernels built against an emulation header (gentt_kernel_emulated) are plain C++; others
+    // run where the CPU has every feature they declare.
+    if (!gentt_kernel_emulated && !gentt::cpu_has(first->features)) {
       WARN(fmt::format("skipped: this CPU cannot run {} kernels", first->isa));
       return;
     }
