@@ -1,10 +1,10 @@
 // The AVX-512 block engine (simd_body.h): 512-bit masked loads, vpermt2{w,d,q} two-source
 // shuffles by index vectors from the tables, masked or streaming stores. Compiled for AVX-512
 // F/BW/VL by function attributes (no -m flags: the library runs on any x86-64); plans pick this
-// engine only when the CPU has them (gentt::cpu_supports("avx512skx")). Plans whose shuffles
-// need 1-byte units (odd element sizes, bytes that do not move in pairs) run on the VBMI
-// engine (avx512_vbmi_engine.cpp, one vpermt2b per shuffle) where the CPU has VBMI, else here
-// with byte shuffles built from word permutes (avx512_traits.h).
+// engine only when the CPU has them (gentt::cpu_supports("avx512skx")) and lacks VBMI (or the
+// caller asks for isa "avx512skx"); with VBMI every plan runs on the VBMI unit
+// (avx512_vbmi_engine.cpp). Here a shuffle of single bytes is two word permutes and two byte
+// shuffles (avx512_traits.h).
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -34,9 +34,8 @@ using Avx512 = Avx512Traits<1, 8>;
 
 std::unique_ptr<PreparedBlocks> prepare_avx512(const BlockTables& tables, std::int64_t elem_bytes,
                                                const PrepareOptions& options, bool vbmi) {
-  if (!vbmi) return prepare_simd<Avx512, kMaxRegBits>(tables, elem_bytes, options, "avx512 (no VBMI)");
-  auto blocks = prepare_simd<Avx512, kMaxRegBits>(tables, elem_bytes, options, "avx512", /*min_unit=*/2);
-  return blocks ? std::move(blocks) : prepare_avx512_vbmi(tables, elem_bytes, options);
+  if (vbmi) return prepare_avx512_vbmi(tables, elem_bytes, options);
+  return prepare_simd<Avx512, kMaxRegBits>(tables, elem_bytes, options, "avx512 (no VBMI)");
 }
 
 }  // namespace gentt::engine

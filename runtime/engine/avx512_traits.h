@@ -1,8 +1,8 @@
 // The AVX-512 engine's ISA traits (simd_body.h), shared by its two translation units:
 // - avx512_engine.cpp (F/BW/VL): units 1..8; a 1-byte shuffle without VBMI is two word permutes
 //   (vpermt2w) and two in-lane byte shuffles (vpshufb), as the avx512skx generated kernels do;
-// - avx512_vbmi_engine.cpp (F/BW/VL/VBMI, GENTT_AVX512_VBMI): every shuffle in 1-byte units,
-//   one vpermt2b each.
+// - avx512_vbmi_engine.cpp (F/BW/VL/VBMI, GENTT_AVX512_VBMI): units 1..8, a 1-byte shuffle one
+//   vpermt2b.
 // Each unit defines GENTT_SIMD_TARGET (its target attribute) before including this inside its
 // anonymous namespace, so that no function compiled without VBMI can hold a VBMI instruction.
 // MinUnit..MaxUnit: the shuffle units the traits have.

@@ -40,9 +40,9 @@ struct PrepareOptions {
 };
 
 // nullptr when this engine cannot run the tables (element size, lanes); the caller falls back.
-// prepare_avx512 uses AVX-512 F/BW/VL. With `vbmi` (the CPU has VBMI) tables that need 1-byte
-// shuffle units go to prepare_avx512_vbmi (one vpermt2b each); without, the F/BW/VL engine runs
-// them with two vpermt2w and two vpshufb per byte shuffle (avx512_traits.h).
+// prepare_avx512: with `vbmi` (the CPU has VBMI) prepare_avx512_vbmi (1-byte shuffles one
+// vpermt2b each); without, the engine built for F/BW/VL only, whose 1-byte shuffles are two
+// vpermt2w and two vpshufb (avx512_traits.h).
 std::unique_ptr<PreparedBlocks> prepare_avx512(const BlockTables& tables, std::int64_t elem_bytes,
                                                const PrepareOptions& options, bool vbmi);
 std::unique_ptr<PreparedBlocks> prepare_avx512_vbmi(const BlockTables& tables, std::int64_t elem_bytes,

@@ -404,15 +404,13 @@ class SimdBlocks final : public PreparedBlocks {
 
 // An engine's prepare_<isa>: the plan's tables in the ISA's form and its run function, or
 // nullptr when the ISA cannot run them (element size, registers, passes; streaming stores with
-// a conversion sink). min_unit (>= T::kMinUnit): the smallest shuffle unit the plan may use.
+// a conversion sink).
 template <class T, int MaxRegBits>
 std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int64_t elem_bytes,
-                                             const PrepareOptions& options, const char* isa,
-                                             int min_unit = T::kMinUnit) {
+                                             const PrepareOptions& options, const char* isa) {
   const std::int64_t out_bytes = options.sink ? options.sink->out_elem_bytes : elem_bytes;
   if (options.sink && options.stream) return nullptr;  // streaming stores write raw registers
-  auto simd = make_simd_tables(tables, elem_bytes, T::kBytes, std::max(min_unit, T::kMinUnit), T::kMaxUnit,
-                               MaxRegBits, out_bytes);
+  auto simd = make_simd_tables(tables, elem_bytes, T::kBytes, T::kMinUnit, T::kMaxUnit, MaxRegBits, out_bytes);
   if (!simd) return nullptr;
   const RunFn fn = pick_run<T, MaxRegBits>(simd->reg_bits, simd->passes, simd->butterfly);
   if (!fn) return nullptr;
