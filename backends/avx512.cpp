@@ -41,18 +41,6 @@ std::string mask_literal(const LaneUnit& u, int count) {
                      u.bytes == 1 ? "ll" : "");
 }
 
-// The source bytes of a two-source shuffle of 1-byte units (-1: don't care), for the non-VBMI
-// recipe (backends/word_byte_shuffle.h).
-std::vector<int> byte_sources(const std::vector<int>& index, int lanes, const LaneUnit& u) {
-  std::vector<int> bytes(kRegisterBytes, -1);
-  for (int l = 0; l < lanes; ++l) {
-    if (index[l] < 0) continue;
-    const int base = index[l] < lanes ? 0 : kRegisterBytes;
-    for (int j = 0; j < u.per_elem; ++j) bytes[l * u.per_elem + j] = base + (index[l] % lanes) * u.per_elem + j;
-  }
-  return bytes;
-}
-
 // Index tables of one block program, one per distinct (kind, list), emitted before the block's
 // code. kind: the unit in bytes for vpermt2{b,w,d,q} tables, 0 for vpshufb tables.
 class IndexTables {
@@ -92,7 +80,10 @@ void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog, bool v
     if (op.kind != OpKind::shuffle || code.count(op.index)) continue;
     ShuffleCode c{widest_shuffle(op.index, k.lanes, k.elem_bytes, kRegisterBytes), std::nullopt, {}};
     if (c.wide.unit.bytes == 1 && !vbmi) {
-      const WordByteShuffle& b = *(c.bytes = word_byte_shuffle(byte_sources(op.index, k.lanes, u), kRegisterBytes));
+      // u has 1-byte units here (c.wide would be wider otherwise): its expansion is the source
+      // byte of each output byte, don't cares kept as -1.
+      const WordByteShuffle& b =
+          *(c.bytes = word_byte_shuffle(u.expand_index(op.index, k.lanes, -1), kRegisterBytes));
       if (!b.in_lane)
         for (int p = 0; p < b.sources; ++p) c.table.push_back(tables.id(2, b.words[p]));
       for (int p = 0; p < b.sources; ++p)  // P0's bytes may already be in place: no table then

@@ -18,8 +18,8 @@
 namespace gentt {
 
 bool backend_implemented(Isa isa) {
-  return isa == Isa::scalar || isa == Isa::avx2 || isa == Isa::avx512 || isa == Isa::avx512skx || isa == Isa::neon || isa == Isa::sve ||
-         isa == Isa::sve2 || isa == Isa::sunway;
+  return isa == Isa::scalar || isa == Isa::avx2 || isa == Isa::avx512 || isa == Isa::avx512skx ||
+         isa == Isa::neon || isa == Isa::sve || isa == Isa::sve2 || isa == Isa::sunway;
 }
 
 const Backend& backend_for(Isa isa, const std::string& field) {

@@ -18,8 +18,8 @@ LaneUnit LaneUnit::choose(int64_t elem_bytes, int register_bytes) {
   return u;
 }
 
-std::vector<int> LaneUnit::expand_index(const std::vector<int>& index, int lanes) const {
-  std::vector<int> units(per_reg, 0);
+std::vector<int> LaneUnit::expand_index(const std::vector<int>& index, int lanes, int dont_care) const {
+  std::vector<int> units(per_reg, dont_care);
   for (int l = 0; l < lanes; ++l) {
     const int i = index[l];
     if (i < 0) continue;

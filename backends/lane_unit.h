@@ -19,8 +19,8 @@ struct LaneUnit {
   static LaneUnit choose(int64_t elem_bytes, int register_bytes);
   // Unit indices of a two-source shuffle: element index i (-1 don't care) of `lanes` lanes
   // becomes per_elem unit indices; b's units start at per_reg. Units past the last lane, and
-  // don't-care lanes, get index 0.
-  std::vector<int> expand_index(const std::vector<int>& index, int lanes) const;
+  // don't-care lanes, get `dont_care` (0: any valid index, for tables; -1 keeps them marked).
+  std::vector<int> expand_index(const std::vector<int>& index, int lanes, int dont_care = 0) const;
   // Bit mask of the units of the first `count` elements.
   uint64_t mask(int count) const;
   bool full(int count, int lanes) const { return count == lanes && lanes * per_elem == per_reg; }

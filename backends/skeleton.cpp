@@ -247,8 +247,7 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
   w.linef("    GENTT_KERNEL_INFO_VERSION, \"{0}\", \"{1}\", {2}, {3}, {4}, {0}_shape, {0}_perm, {0}, {5},", n,
           isa_name(p.target.isa), p.target.vector_bits, p.dtype.bytes, p.shape.size(),
           p.threads ? n + "_part" : "nullptr");
-  w.linef("    {}, \"{}\"}};", feature_macros(features),
-          feature_list(features));
+  w.linef("    {}, \"{}\"}};", feature_macros(features), feature_list(features));
   return w.str();
 }
 

@@ -14,11 +14,9 @@ constexpr const char* kForeignSunway =
 }  // namespace
 
 std::string host_can_run(Isa isa) {
-  const std::uint64_t need = isa_features(isa);
-  const std::uint64_t missing = need & ~cpu_features();
-  const bool arm = isa == Isa::neon || isa == Isa::sve || isa == Isa::sve2;
-  const bool x86 = isa == Isa::avx2 || isa == Isa::avx512 || isa == Isa::avx512skx;
   if (isa == Isa::sunway) return kForeignSunway;
+  [[maybe_unused]] const bool arm = isa == Isa::neon || isa == Isa::sve || isa == Isa::sve2;
+  [[maybe_unused]] const bool x86 = isa == Isa::avx2 || isa == Isa::avx512 || isa == Isa::avx512skx;
 #if defined(__x86_64__) || defined(__i386__)
   if (arm) return kForeignArm;
 #elif defined(__aarch64__)
@@ -27,8 +25,7 @@ std::string host_can_run(Isa isa) {
   if (arm) return "no (ARM only)";
   if (x86) return "no (x86 only)";
 #endif
-  (void)arm;
-  (void)x86;
+  const std::uint64_t missing = isa_features(isa) & ~cpu_features();
   if (!missing) return "yes";
   return "no (lacks " + feature_list(missing, ", ") + ")";
 }

@@ -1,6 +1,5 @@
 #include "ir/target_features.h"
 
-#include "ir/error.h"
 #include <gentt/cpu.h>
 
 namespace gentt {
@@ -22,24 +21,24 @@ const std::vector<CpuFeature>& all_cpu_features() {
 
 std::uint64_t isa_features(Isa isa) { return isa_features(isa_name(isa)); }
 
-std::vector<std::string> feature_names(std::uint64_t features) {
-  std::vector<std::string> names;
-  for (const CpuFeature& f : all_cpu_features())
-    if (features & f.bit) names.push_back(f.name);
-  return names;
-}
+namespace {
 
-std::string feature_list(std::uint64_t features, const std::string& separator) {
+// One field of every feature in the set, in bit order, joined with `separator`.
+std::string join_features(std::uint64_t features, const std::string& separator, const char* CpuFeature::*field) {
   std::string s;
-  for (const std::string& name : feature_names(features)) s += (s.empty() ? "" : separator) + name;
+  for (const CpuFeature& f : all_cpu_features())
+    if (features & f.bit) s += (s.empty() ? "" : separator) + f.*field;
   return s;
 }
 
+}  // namespace
+
+std::string feature_list(std::uint64_t features, const std::string& separator) {
+  return join_features(features, separator, &CpuFeature::name);
+}
+
 std::string feature_macros(std::uint64_t features) {
-  std::string s;
-  for (const CpuFeature& f : all_cpu_features())
-    if (features & f.bit) s += (s.empty() ? "" : " | ") + std::string(f.macro);
-  return s.empty() ? "0" : s;
+  return features ? join_features(features, " | ", &CpuFeature::macro) : "0";
 }
 
 const char* isa_serves(Isa isa) {

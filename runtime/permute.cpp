@@ -102,6 +102,16 @@ std::int64_t resolve_elem_bytes(const PermuteDesc& d, std::string* dtype_name) {
 // engine without VBMI (Skylake-SP, Cascade Lake: byte shuffles from word permutes).
 enum class EngineIsa { avx512, avx512skx, avx2, scalar };
 bool is_avx512(EngineIsa isa) { return isa == EngineIsa::avx512 || isa == EngineIsa::avx512skx; }
+// The name PermutePlan::isa() reports for an engine.
+const char* engine_isa_name(EngineIsa isa) {
+  switch (isa) {
+    case EngineIsa::avx512: return "avx512";
+    case EngineIsa::avx512skx: return "avx512skx";
+    case EngineIsa::avx2: return "avx2";
+    case EngineIsa::scalar: break;
+  }
+  return "scalar";
+}
 
 // The vector width an engine's plans are made for.
 std::int64_t vector_bytes(EngineIsa isa) { return isa == EngineIsa::avx2 ? 32 : 64; }
@@ -318,9 +328,7 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
   // Cached: one row at a time in output order (groups measured slower there: 8 MiB (1,0,2)
   // float32 73 -> 53 GB/s).
   impl.cached = prepare(Nest{out_order, 1, 0}, false);
-  impl.isa = spec.isa == engine::RowIsa::avx512 ? (isa == EngineIsa::avx512skx ? "avx512skx" : "avx512")
-             : spec.isa == engine::RowIsa::avx2    ? "avx2"
-                                                   : "scalar";
+  impl.isa = engine_isa_name(isa);
   if (spec.isa != engine::RowIsa::portable && !impl.transform && out_total >= kStreamMinBytes) {
     impl.stream_any_alignment = true;  // each row streams its own whole lines
     std::vector<LoopDim> in_order = out_order;
@@ -509,7 +517,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   };
   if (simd && is_avx512(isa)) impl->cached = prepare(*tables, cached_options, "avx512");
   if (simd && isa == EngineIsa::avx2) impl->cached = prepare(*tables, cached_options, "avx2");
-  impl->isa = !impl->cached ? "scalar" : isa == EngineIsa::avx2 ? "avx2" : isa == EngineIsa::avx512 ? "avx512" : "avx512skx";
+  impl->isa = engine_isa_name(impl->cached ? isa : EngineIsa::scalar);
   if (!impl->cached) impl->cached = prepare(*tables, cached_options, "scalar");
   if (stream && impl->cached && is_avx512(isa) && impl->isa != "scalar") {
     // Tiled loops keep their tiles (measured faster than the input-order walk); untiled ones

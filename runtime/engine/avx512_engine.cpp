@@ -27,7 +27,6 @@ namespace gentt::engine {
 namespace {
 
 #include "runtime/engine/avx512_traits.h"
-using Avx512 = Avx512Traits<1, 8>;
 #include "runtime/engine/simd_body.h"
 
 }  // namespace

@@ -5,12 +5,10 @@
 //   vpermt2b.
 // Each unit defines GENTT_SIMD_TARGET (its target attribute) before including this inside its
 // anonymous namespace, so that no function compiled without VBMI can hold a VBMI instruction.
-// MinUnit..MaxUnit: the shuffle units the traits have.
-template <int MinUnit, int MaxUnit>
-struct Avx512Traits {
+struct Avx512 {
   using V = __m512i;
   static constexpr int kBytes = 64;
-  static constexpr int kMinUnit = MinUnit, kMaxUnit = MaxUnit;
+  static constexpr int kMinUnit = 1, kMaxUnit = 8;
   GENTT_SIMD_TARGET static V load(const char* p) { return _mm512_loadu_si512(p); }
   GENTT_SIMD_TARGET static V load_part(const char* p, int, unsigned long long mask) {
     return _mm512_maskz_loadu_epi8(mask, p);
@@ -41,7 +39,6 @@ struct Avx512Traits {
 #endif
   template <int Unit>
   GENTT_SIMD_TARGET static V permute2(V a, V index, V b) {
-    static_assert(Unit >= MinUnit && Unit <= MaxUnit, "a shuffle unit these traits do not have");
 #if defined(GENTT_AVX512_VBMI)
     if constexpr (Unit == 1) return _mm512_permutex2var_epi8(a, index, b);
 #else

@@ -27,14 +27,13 @@ namespace gentt::engine {
 namespace {
 
 #include "runtime/engine/avx512_traits.h"
-using Avx512Vbmi = Avx512Traits<1, 8>;
 #include "runtime/engine/simd_body.h"
 
 }  // namespace
 
 std::unique_ptr<PreparedBlocks> prepare_avx512_vbmi(const BlockTables& tables, std::int64_t elem_bytes,
                                                     const PrepareOptions& options) {
-  return prepare_simd<Avx512Vbmi, kMaxRegBits>(tables, elem_bytes, options, "avx512");
+  return prepare_simd<Avx512, kMaxRegBits>(tables, elem_bytes, options, "avx512");
 }
 
 }  // namespace gentt::engine
