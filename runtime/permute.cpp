@@ -18,7 +18,6 @@
 #include "ir/tiling.h"
 #include "runtime/engine/block_tables.h"
 #include "runtime/engine/engine.h"
-#include "runtime/engine/regions.h"
 #include "runtime/engine/row_copy.h"
 #include "runtime/engine/strided_problem.h"
 #include "runtime/engine/thread_pool.h"
@@ -492,28 +491,15 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     sink = impl->transform->sink();
     cached_options.sink = &sink;
   }
-  const std::int64_t out_elem = impl->transform ? sink.out_elem_bytes : elem_bytes;
-  // The engine `which` over the tables' blocks, walking every region (one engine per region).
+  // The engine `which` over the tables' blocks, walking every region of the tiles (the engines
+  // prepare the programs once for all regions: PrepareOptions::regions).
   auto prepare = [&](const engine::BlockTables& t, const engine::PrepareOptions& o,
                      const std::string& which) -> std::unique_ptr<engine::PreparedBlocks> {
-    auto one = [&](const engine::BlockTables& rt, std::int64_t in_offset) -> std::unique_ptr<engine::PreparedBlocks> {
-      engine::PrepareOptions ro = o;
-      ro.in_lo -= in_offset;  // a region runs from its own base
-      ro.in_hi -= in_offset;
-      if (which == "avx512") return engine::prepare_avx512(rt, elem_bytes, ro, isa == EngineIsa::avx512);
-      if (which == "avx2") return engine::prepare_avx2(rt, elem_bytes, ro);
-      return engine::prepare_portable(rt, elem_bytes, ro);
-    };
-    if (tiling.regions.size() <= 1) return one(t, 0);
-    std::vector<engine::RegionRun> runs;
-    for (const auto& g : tiling.regions) {
-      engine::BlockTables rt = t;
-      rt.loops.loops = g.loops;
-      auto blocks = one(rt, g.in_offset * elem_bytes);
-      if (!blocks) return nullptr;
-      runs.push_back(engine::RegionRun{g.in_offset * elem_bytes, g.out_offset * out_elem, std::move(blocks)});
-    }
-    return engine::join_regions(std::move(runs));
+    engine::PrepareOptions ro = o;
+    if (tiling.regions.size() > 1) ro.regions = &tiling.regions;
+    if (which == "avx512") return engine::prepare_avx512(t, elem_bytes, ro, isa == EngineIsa::avx512);
+    if (which == "avx2") return engine::prepare_avx2(t, elem_bytes, ro);
+    return engine::prepare_portable(t, elem_bytes, ro);
   };
   if (simd && is_avx512(isa)) impl->cached = prepare(*tables, cached_options, "avx512");
   if (simd && isa == EngineIsa::avx2) impl->cached = prepare(*tables, cached_options, "avx2");

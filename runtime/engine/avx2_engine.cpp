@@ -7,10 +7,12 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include "runtime/engine/engine.h"
+#include "runtime/engine/regions.h"
 #include "runtime/engine/simd_tables.h"
 
 #if defined(__x86_64__)

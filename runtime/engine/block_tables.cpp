@@ -31,86 +31,109 @@ struct LayoutIds {
   int64_t element(int64_t r, int64_t l) const { return lane[l] < 0 ? -1 : lane[l] | reg[r]; }
 };
 
-// Where each block element currently sits: register and lane (-1: nowhere).
-struct Placement {
-  std::vector<int> reg, lane;
-  explicit Placement(int64_t elements) : reg(elements, -1), lane(elements, -1) {}
-  void put(const std::vector<std::vector<int64_t>>& content) {
-    for (size_t r = 0; r < content.size(); ++r)
-      for (size_t l = 0; l < content[r].size(); ++l)
-        if (content[r][l] >= 0) {
-          reg[content[r][l]] = static_cast<int>(r);
-          lane[content[r][l]] = static_cast<int>(l);
-        }
+// The layouts a plan's programs pass through, the same for every program (only which elements
+// are valid differs): the initial one, then one per shuffle pass (butterfly steps; a plan
+// without them has one reorder pass into the same layout). Computed once per plan: with 64
+// lanes, 64 registers and up to 2^k tail programs, recomputing them per program dominated
+// planning of 1- and 2-byte problems.
+struct PassLayouts {
+  int steps = 0;                // butterfly steps (init.needed)
+  std::vector<LayoutIds> ids;   // ids[0]: the loaded layout; ids[s + 1]: after pass s
+  PassLayouts(const InitialLayout& init, int lanes) : steps(static_cast<int>(init.needed.size())) {
+    Layout layout = init.layout;
+    ids.emplace_back(layout, lanes);
+    for (int s = 0; s < std::max(steps, 1); ++s) {
+      if (steps > 0) layout = butterfly_step(layout, init, s);
+      ids.emplace_back(layout, lanes);
+    }
   }
 };
 
-// The valid elements of register r, sorted by their offsets in `offset`; nullopt if they are not
-// one contiguous run.
-std::optional<std::vector<int64_t>> contiguous_run(const LayoutIds& ids, const std::vector<char>& valid,
-                                                   const std::vector<int64_t>& offset, int64_t r) {
-  std::vector<int64_t> run;
-  for (size_t l = 0; l < ids.lane.size(); ++l) {
-    const int64_t id = ids.element(r, static_cast<int64_t>(l));
-    if (id >= 0 && valid[id]) run.push_back(id);
+// Where each block element currently sits: register and lane (entries of elements not in the
+// current content are stale and never read).
+struct Placement {
+  std::vector<int> reg, lane;
+  explicit Placement(int64_t elements) : reg(elements, -1), lane(elements, -1) {}
+  void put(const std::vector<int64_t>& content, int lanes) {
+    for (size_t i = 0; i < content.size(); ++i)
+      if (content[i] >= 0) {
+        reg[content[i]] = static_cast<int>(i / lanes);
+        lane[content[i]] = static_cast<int>(i % lanes);
+      }
   }
-  std::sort(run.begin(), run.end(), [&](int64_t x, int64_t y) { return offset[x] < offset[y]; });
-  for (size_t i = 1; i < run.size(); ++i)
-    if (offset[run[i]] != offset[run[i - 1]] + 1) return std::nullopt;
-  return run;
+};
+
+// The valid elements of register r in the order of their offsets in `offset`, written to
+// run[0..count); returns count, or -1 if they are not one contiguous run. Offsets of distinct
+// valid elements are distinct unless a view repeats elements (stride 0), which is no run either,
+// so a run is exactly count elements spanning count offsets: placed by offset, no sort.
+int contiguous_run(const LayoutIds& ids, const std::vector<char>& valid, const std::vector<int64_t>& offset, int64_t r,
+                   int64_t* run) {
+  const int lanes = static_cast<int>(ids.lane.size());
+  int64_t lo = 0, hi = -1;
+  int count = 0;
+  for (int l = 0; l < lanes; ++l) {
+    const int64_t id = ids.element(r, l);
+    if (id < 0 || !valid[id]) continue;
+    const int64_t o = offset[id];
+    if (count == 0 || o < lo) lo = o;
+    if (count == 0 || o > hi) hi = o;
+    ++count;
+  }
+  if (count == 0) return 0;
+  if (hi - lo + 1 != count) return -1;
+  std::fill(run, run + count, int64_t{-1});
+  for (int l = 0; l < lanes; ++l) {
+    const int64_t id = ids.element(r, l);
+    if (id < 0 || !valid[id]) continue;
+    int64_t& slot = run[offset[id] - lo];
+    if (slot >= 0) return -1;  // a repeated offset
+    slot = id;
+  }
+  return count;
 }
 
-std::optional<ProgramTables> make_program(const Plan& plan, const BlockSpace& space, const IdOffsets& offsets,
-                                          const InitialLayout& init, const std::vector<int64_t>& valid_extent,
-                                          std::string what) {
+std::optional<ProgramTables> make_program(const Plan& plan, const IdOffsets& offsets, const PassLayouts& layouts,
+                                          const std::vector<char>& valid, Placement& where, std::string what) {
   const int lanes = plan.lanes;
-  const int64_t elements = static_cast<int64_t>(offsets.in.size());
-  std::vector<char> valid(elements);
-  for (int64_t id = 0; id < elements; ++id) valid[id] = space.is_valid(id, valid_extent);
-  Layout layout = init.layout;
-  const int64_t regs = layout.registers();
+  const int64_t regs = static_cast<int64_t>(layouts.ids.front().reg.size());
   ProgramTables t;
   t.what = std::move(what);
+  t.load_offset.reserve(regs);
+  t.load_count.reserve(regs);
 
   // Loads: each register's valid elements, a contiguous input run, land in lanes 0.. in input order.
-  std::vector<std::vector<int64_t>> content(regs, std::vector<int64_t>(lanes, -1));
-  {
-    const LayoutIds ids(layout, lanes);
-    for (int64_t r = 0; r < regs; ++r) {
-      auto run = contiguous_run(ids, valid, offsets.in, r);
-      if (!run) return std::nullopt;
-      t.load_count.push_back(static_cast<int>(run->size()));
-      t.load_offset.push_back(run->empty() ? 0 : offsets.in[run->front()]);
-      std::copy(run->begin(), run->end(), content[r].begin());
-    }
+  // content[r * lanes + l]: the element in register r, lane l (-1: padding).
+  std::vector<int64_t> content(regs * lanes, -1), moved(regs * lanes, -1);
+  for (int64_t r = 0; r < regs; ++r) {
+    const int count = contiguous_run(layouts.ids[0], valid, offsets.in, r, content.data() + r * lanes);
+    if (count < 0) return std::nullopt;
+    t.load_count.push_back(count);
+    t.load_offset.push_back(count ? offsets.in[content[r * lanes]] : 0);
   }
 
-  Placement where(elements);
-  const int steps = static_cast<int>(init.needed.size());
+  const int steps = layouts.steps;
   const int passes = std::max(steps, 1);
-  std::vector<std::vector<int64_t>> moved(regs, std::vector<int64_t>(lanes, -1));
   for (int s = 0; s < passes; ++s) {
-    const Layout next = steps > 0 ? butterfly_step(layout, init, s) : layout;
-    const LayoutIds ids(next, lanes);
+    const LayoutIds& ids = layouts.ids[s + 1];
     const bool last = s == passes - 1;
-    where.put(content);
+    where.put(content, lanes);
     std::vector<std::vector<int>> index(regs, std::vector<int>(lanes, -1));
     bool identity = true;
+    std::fill(moved.begin(), moved.end(), int64_t{-1});
     for (int64_t r = 0; r < regs; ++r) {
-      std::fill(moved[r].begin(), moved[r].end(), -1);
+      int64_t* row = moved.data() + r * lanes;
       if (last) {
-        auto run = contiguous_run(ids, valid, offsets.out, r);
-        if (!run) return std::nullopt;
-        std::copy(run->begin(), run->end(), moved[r].begin());
+        if (contiguous_run(ids, valid, offsets.out, r, row) < 0) return std::nullopt;
       } else {
         for (int64_t l = 0; l < lanes; ++l) {
           const int64_t id = ids.element(r, l);
-          moved[r][l] = id >= 0 && valid[id] ? id : -1;
+          row[l] = id >= 0 && valid[id] ? id : -1;
         }
       }
       const int64_t r0 = steps > 0 ? (r & ~(int64_t{1} << s)) : r;
       for (int l = 0; l < lanes; ++l) {
-        const int64_t id = moved[r][l];
+        const int64_t id = row[l];
         if (id < 0) continue;
         const int src = where.reg[id];
         GENTT_CHECK(src == r0 || (steps > 0 && src == (r0 | (int64_t{1} << s))),
@@ -122,15 +145,17 @@ std::optional<ProgramTables> make_program(const Plan& plan, const BlockSpace& sp
     std::swap(content, moved);
     if (steps == 0 && identity) break;  // lanes already in output order: no pass at all
     t.passes.push_back(std::move(index));
-    layout = next;
   }
 
   // Stores: each register's valid elements, in output order from lane 0.
+  t.store_offset.reserve(regs);
+  t.store_count.reserve(regs);
   for (int64_t r = 0; r < regs; ++r) {
+    const int64_t* row = content.data() + r * lanes;
     int count = 0;
-    while (count < lanes && content[r][count] >= 0) ++count;
+    while (count < lanes && row[count] >= 0) ++count;
     t.store_count.push_back(count);
-    t.store_offset.push_back(count ? offsets.out[content[r][0]] : 0);
+    t.store_offset.push_back(count ? offsets.out[row[0]] : 0);
   }
   return t;
 }
@@ -146,10 +171,15 @@ std::optional<BlockTables> make_block_tables(const Plan& plan, LoopOrder order) 
   const InitialLayout init = initial_layout(plan, space);
   tables.reg_bits = static_cast<int>(init.layout.reg_pos.size());
   tables.butterfly = !init.needed.empty();
+  const PassLayouts layouts(init, plan.lanes);
+  const int64_t elements = static_cast<int64_t>(offsets.in.size());
+  Placement where(elements);
+  std::vector<char> valid(elements);
   for (int mask = 0; mask < (1 << tables.loops.tail_block_index.size()); ++mask) {
     std::string what;
-    const std::vector<int64_t> valid = valid_extents(plan, tables.loops, mask, &what);
-    auto program = make_program(plan, space, offsets, init, valid, std::move(what));
+    const std::vector<int64_t> extent = valid_extents(plan, tables.loops, mask, &what);
+    for (int64_t id = 0; id < elements; ++id) valid[id] = space.is_valid(id, extent);
+    auto program = make_program(plan, offsets, layouts, valid, where, std::move(what));
     if (!program) return std::nullopt;
     tables.programs.push_back(std::move(*program));
   }

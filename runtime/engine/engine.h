@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "ir/kernel.h"
 #include "runtime/engine/block_tables.h"
 
 namespace gentt::engine {
@@ -37,6 +38,11 @@ struct PrepareOptions {
   // whole vector lies inside reads the vector unmasked: its extra lanes are padding that no store
   // writes, and masked loads cost up to 1.5x on tail-heavy shapes (docs/performance.md).
   std::int64_t in_lo = 0, in_hi = 0;
+  // Tiles with remainders (ir/tiling.h): the loop nests to walk one after the other, offsets and
+  // strides in elements, instead of the tables' one nest. The SIMD engines prepare the programs
+  // once and share them between the nests (preparing them per nest cost up to 4x the planning
+  // time of a large problem); null or one region: the tables' own loops.
+  const std::vector<LoopRegion>* regions = nullptr;
 };
 
 // nullptr when this engine cannot run the tables (element size, lanes); the caller falls back.

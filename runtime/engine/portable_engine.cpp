@@ -4,11 +4,13 @@
 // store run (contiguous output) is gathered into a small buffer and handed to the row sink.
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "runtime/engine/element_moves.h"
 #include "runtime/engine/engine.h"
+#include "runtime/engine/regions.h"
 #include "runtime/engine/walk_loops.h"
 
 namespace gentt::engine {
@@ -26,9 +28,9 @@ inline void move_bytes(const Move* m, std::size_t n, std::int64_t bytes, const c
 
 class PortableBlocks final : public PreparedBlocks {
  public:
-  PortableBlocks(std::vector<WalkLoop> loops, std::vector<ElementMoves> programs, std::int64_t elem_bytes,
-                 const RowSink* sink)
-      : loops_(std::move(loops)), programs_(std::move(programs)), elem_bytes_(elem_bytes),
+  PortableBlocks(std::vector<WalkLoop> loops, std::shared_ptr<const std::vector<ElementMoves>> programs,
+                 std::int64_t elem_bytes, const RowSink* sink)
+      : loops_(std::move(loops)), shared_(std::move(programs)), programs_(*shared_), elem_bytes_(elem_bytes),
         sink_(sink ? *sink : RowSink{}), iterations_(walk_iterations(loops_)) {
     std::size_t longest = 0;
     for (const auto& p : programs_)
@@ -84,7 +86,8 @@ class PortableBlocks final : public PreparedBlocks {
   }
 
   std::vector<WalkLoop> loops_;
-  std::vector<ElementMoves> programs_;
+  std::shared_ptr<const std::vector<ElementMoves>> shared_;  // shared by the regions of one plan
+  const std::vector<ElementMoves>& programs_;
   std::int64_t elem_bytes_;
   RowSink sink_;
   std::size_t scratch_bytes_ = 0;
@@ -96,10 +99,14 @@ class PortableBlocks final : public PreparedBlocks {
 std::unique_ptr<PreparedBlocks> prepare_portable(const BlockTables& tables, std::int64_t elem_bytes,
                                                  const PrepareOptions& options) {
   const std::int64_t out_bytes = options.sink ? options.sink->out_elem_bytes : elem_bytes;
-  std::vector<ElementMoves> programs;
-  for (const auto& t : tables.programs) programs.push_back(element_moves(t, tables.lanes, tables.butterfly, elem_bytes, out_bytes));
-  return std::make_unique<PortableBlocks>(walk_loops(tables.loops, elem_bytes, out_bytes), std::move(programs),
-                                          elem_bytes, options.sink);
+  auto programs = std::make_shared<std::vector<ElementMoves>>();
+  for (const auto& t : tables.programs) programs->push_back(element_moves(t, tables.lanes, tables.butterfly, elem_bytes, out_bytes));
+  const std::shared_ptr<const std::vector<ElementMoves>> shared = std::move(programs);
+  return over_regions(tables.loops, elem_bytes, out_bytes, options,
+                      [&](const BlockLoops& loops, const PrepareOptions& o) -> std::unique_ptr<PreparedBlocks> {
+                        return std::make_unique<PortableBlocks>(walk_loops(loops, elem_bytes, out_bytes), shared,
+                                                                elem_bytes, o.sink);
+                      });
 }
 
 }  // namespace gentt::engine

@@ -341,8 +341,8 @@ class SimdBlocks final : public PreparedBlocks {
  public:
   // fn: the generic run function; lean_fn: the lean one for the plan's registers and passes
   // (LeanBody), used when every program fits it.
-  SimdBlocks(SimdTables tables, std::vector<WalkLoop> loops, RunFn fn, RunFn lean_fn, const PrepareOptions& options,
-             std::int64_t in_elem_bytes, const char* isa)
+  SimdBlocks(std::shared_ptr<const SimdTables> tables, std::vector<WalkLoop> loops, RunFn fn, RunFn lean_fn,
+             const PrepareOptions& options, std::int64_t in_elem_bytes, const char* isa)
       : tables_(std::move(tables)), fn_(fn), isa_(isa) {
     const bool stream = options.stream;
     if (options.sink) data_.sink = *options.sink;
@@ -352,7 +352,7 @@ class SimdBlocks final : public PreparedBlocks {
     data_.loops = std::move(loops);
     iterations_ = walk_iterations(data_.loops);
     data_.stream = stream;
-    for (const SimdProgram& sp : tables_.programs) {
+    for (const SimdProgram& sp : tables_->programs) {
       Program p{};
       p.load_offset = sp.load_offset.data();
       p.load_bytes = sp.load_bytes.data();
@@ -379,8 +379,8 @@ class SimdBlocks final : public PreparedBlocks {
       data_.programs.push_back(p);
     }
     const Program& full = data_.programs.front();
-    lean_ = lean_fn && !data_.sink.fn && tables_.butterfly && tables_.passes > 0 &&
-            full.uniform_passes == (1u << tables_.passes) - 1 && full.affine_loads && full.affine_stores;
+    lean_ = lean_fn && !data_.sink.fn && tables_->butterfly && tables_->passes > 0 &&
+            full.uniform_passes == (1u << tables_->passes) - 1 && full.affine_loads && full.affine_stores;
     for (const Program& p : data_.programs) lean_ = lean_ && (p.shares_full || p.moves);
     if (lean_) fn_ = lean_fn;
   }
@@ -389,12 +389,12 @@ class SimdBlocks final : public PreparedBlocks {
   }
   std::int64_t iterations() const override { return iterations_; }
   std::string describe() const override {
-    return tables_.describe(isa_) + (data_.sink.fn ? ", each register's run through the row transform" : "") +
+    return tables_->describe(isa_) + (data_.sink.fn ? ", each register's run through the row transform" : "") +
            (lean_ ? ", tail blocks as the full block's shuffles with masks (lean)" : "");
   }
 
  private:
-  SimdTables tables_;
+  std::shared_ptr<const SimdTables> tables_;  // shared by the regions of one plan
   Data data_;
   RunFn fn_;
   bool lean_ = false;
@@ -421,6 +421,10 @@ std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int
   constexpr int kLeanRegBits =
       std::min({MaxRegBits, 5, static_cast<int>(std::bit_width(unsigned(T::kBytes / T::kMinUnit))) - 1});
   const RunFn lean_fn = simd->butterfly ? pick_lean<T, kLeanRegBits>(simd->reg_bits, simd->passes) : nullptr;
-  return std::make_unique<SimdBlocks>(std::move(*simd), walk_loops(tables.loops, elem_bytes, out_bytes), fn, lean_fn,
-                                      options, elem_bytes, isa);
+  const auto shared = std::make_shared<const SimdTables>(std::move(*simd));
+  return over_regions(tables.loops, elem_bytes, out_bytes, options,
+                      [&](const BlockLoops& loops, const PrepareOptions& o) -> std::unique_ptr<PreparedBlocks> {
+                        return std::make_unique<SimdBlocks>(shared, walk_loops(loops, elem_bytes, out_bytes), fn,
+                                                            lean_fn, o, elem_bytes, isa);
+                      });
 }
