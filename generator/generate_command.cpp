@@ -55,13 +55,16 @@ void require_one_target(const std::vector<LocatedProblem>& problems) {
   }
 }
 
-// An unwritable destination is the user's to fix: invalid input naming the flag, with the
-// OS's reason.
+// An unwritable destination is an I/O error (exit 1, README), named by its flag, with the OS's
+// reason: "-o: cannot write 'x/out.cpp': No such file or directory".
 AtomicFile open_output(const std::filesystem::path& path, const std::string& flag) {
   try {
     return AtomicFile(path);
   } catch (const std::system_error& e) {
-    throw UserError(flag, e.what());
+    std::string what = e.what();  // "cannot write '...': <the code's message>"
+    const std::string reason = ": " + e.code().message();
+    if (what.ends_with(reason)) what.resize(what.size() - reason.size());
+    throw std::system_error(e.code(), flag + ": " + what);
   }
 }
 

@@ -50,6 +50,16 @@ void check_user_error(const CliResult& r, const std::vector<std::string>& fragme
   CHECK(r.out.empty());
 }
 
+// An I/O error (exit 1), one line naming each of `fragments`.
+void check_io_error(const CliResult& r, const std::vector<std::string>& fragments) {
+  INFO("stderr: " << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.err, StartsWith("gentt-gen: error: "));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  for (const std::string& f : fragments) CHECK_THAT(r.err, Contains(f));
+  CHECK(r.out.empty());
+}
+
 // `gentt-gen generate a.json -o out.cpp [args]` on an invalid spec: a user error naming each
 // of `fragments`, and nothing written.
 void expect_spec_error(const std::string& spec, const std::vector<std::string>& fragments,
@@ -295,18 +305,18 @@ TEST_CASE("error: malformed JSON", "[cli][error]") {
   expect_spec_error("", {"a.json: malformed JSON at byte 1"});
 }
 
-TEST_CASE("error: unwritable output path, and no file appears", "[cli][error]") {
+TEST_CASE("error: an unwritable output path is an I/O error (exit 1), and no file appears", "[cli][error]") {
   Workspace w;
   w.dir.write("a.json", kernel("[4]", "[0]"));
-  check_user_error(w.run({"generate", "a.json", "-o", "missing/out.cpp"}),
-                   {"-o: cannot write 'missing/out.cpp': No such file or directory"});
-  check_user_error(w.run({"generate", "a.json", "-o", "a.json/out.cpp"}),
-                   {"-o: cannot write 'a.json/out.cpp': Not a directory"});
-  check_user_error(w.run({"generate", "a.json", "--out-dir", "missing"}),
-                   {"--out-dir: cannot write 'missing/", "No such file or directory"});
+  check_io_error(w.run({"generate", "a.json", "-o", "missing/out.cpp"}),
+                 {"-o: cannot write 'missing/out.cpp': No such file or directory"});
+  check_io_error(w.run({"generate", "a.json", "-o", "a.json/out.cpp"}),
+                 {"-o: cannot write 'a.json/out.cpp': Not a directory"});
+  check_io_error(w.run({"generate", "a.json", "--out-dir", "missing"}),
+                 {"--out-dir: cannot write 'missing/", "No such file or directory"});
   std::filesystem::create_directory(w.dir / "dir.cpp");
-  check_user_error(w.run({"generate", "a.json", "-o", "dir.cpp"}),
-                   {"-o: cannot write 'dir.cpp': Is a directory"});
+  check_io_error(w.run({"generate", "a.json", "-o", "dir.cpp"}),
+                 {"-o: cannot write 'dir.cpp': Is a directory"});
   CHECK(w.dir.entries() == std::vector<std::string>{"a.json", "dir.cpp"});
   CHECK(TempDir::entries_of(w.dir / "dir.cpp").empty());
 }
