@@ -144,6 +144,8 @@ class BlockEmitter {
   void emit_store(const Op& op, int64_t bytes) {
     std::string v = fmt::format("v{}", op.src);
     const Avx2Layout& layout = layout_[op.src];
+    GENTT_CHECK(!op.stream || (bytes == kRegisterBytes && !layout.halves_bytes),
+                "a streaming store that is not a whole register in the IR's lane order");
     if (layout.halves_bytes && layout.halves_bytes != bytes && bytes > 16) {
       // A loaded value stored with another count of 17..31 bytes: into that count's halves.
       GENTT_CHECK(bytes < kRegisterBytes, "a store past the bytes loaded");
@@ -156,6 +158,8 @@ class BlockEmitter {
       lines_.push_back(fmt::format("gentt_avx2_store_halves(out + {}, {}, {});", op.offset, bytes, moved));
     } else if (layout.halves_bytes && bytes > 16) {
       lines_.push_back(fmt::format("gentt_avx2_store_halves(out + {}, {}, {});", op.offset, bytes, v));
+    } else if (bytes == kRegisterBytes && op.stream) {  // 32-byte aligned whenever `out` is (ir/stream.h)
+      lines_.push_back(fmt::format("_mm256_stream_si256(reinterpret_cast<__m256i*>(out + {}), {});", op.offset, v));
     } else if (bytes == kRegisterBytes) {  // below: the IR's order (or 16 bytes or fewer of halves)
       lines_.push_back(fmt::format("gentt_avx2_store(out + {}, {});", op.offset, v));
     } else if (bytes % 4 == 0) {
@@ -207,7 +211,9 @@ class Avx2Backend final : public Backend {
   Isa isa() const override { return Isa::avx2; }
   std::string prelude() const override { return std::string(template_text("avx2_prelude.h")); }
   std::string epilogue() const override { return "GENTT_AVX2_END\n"; }
-  std::string kernel(const KernelUnit& unit) const override { return emit_kernel_skeleton(unit, block_body); }
+  std::string kernel(const KernelUnit& unit) const override {
+    return emit_kernel_skeleton(unit, block_body, "_mm_sfence();  // order the streaming stores before returning");
+  }
 };
 
 }  // namespace

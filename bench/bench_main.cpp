@@ -82,6 +82,7 @@ struct Options {
   bool one_thread = true, two_threads = true;
   bool verify = true;
   bool runtime = true;  // also gentt::permute (the run-time library) with a plan made once per case
+  std::string runtime_isa = "auto";  // PermuteDesc::isa of the run-time plans
   bool list = false;
   bool pin = true;
   gentt::bench::Pages pages = gentt::bench::Pages::huge;
@@ -92,7 +93,7 @@ struct Options {
 const char* kUsage =
     "usage: gentt_bench [--set NAME] [--isa LIST] [--threads 1|2|both] [--samples N]\n"
     "                   [--min-sample-ms X] [--filter REGEX] [--csv FILE] [--no-verify] [--list]\n"
-    "                   [--no-pin] [--small-pages] [--no-runtime] [--sets-dir DIR]\n"
+    "                   [--no-pin] [--small-pages] [--no-runtime] [--runtime-isa ISA] [--sets-dir DIR]\n"
     "  --set NAME         case set: gentt (default), ttc, seed002, ttlg, ... = bench/sets/NAME.txt;\n"
     "                     smoke = bench/smoke.txt. Build it first: cmake --build BUILD --target gentt_bench_NAME\n"
     "  --isa LIST         comma-separated ISAs to measure (default: every ISA the set was built for)\n"
@@ -104,6 +105,7 @@ const char* kUsage =
     "  --csv FILE         also write one CSV row per case, implementation and thread count\n"
     "  --no-verify        skip the check against gentt::reference_permute\n"
     "  --no-runtime       leave out gentt::permute (the run-time library; column \"runtime\")\n"
+    "  --runtime-isa ISA  the run-time library's isa (auto, avx512, avx512skx, avx2, scalar; default auto)\n"
     "  --list             print the set's cases and modules, measure nothing\n"
     "  --no-pin           do not pin this thread and the second thread to the first two CPUs\n"
     "  --small-pages      4 KiB pages only (default: buffers >= 2 MiB are advised as transparent\n"
@@ -146,6 +148,8 @@ Options parse_options(int argc, char** argv) {
     const std::string value = argv[++i];
     if (arg == "--set") {
       opt.set = value;
+    } else if (arg == "--runtime-isa") {
+      opt.runtime_isa = value;  // checked by gentt::plan_permute ("isa: ...")
     } else if (arg == "--sets-dir") {
       opt.sets_dir = value;
     } else if (arg == "--isa") {
@@ -712,6 +716,7 @@ int run(const Options& opt) {
       d.elem_bytes = static_cast<std::int64_t>(c->elem_bytes);
       d.shape = c->shape;
       d.perm = c->perm;
+      d.isa = opt.runtime_isa;
       rt1 = gentt::plan_permute(d);
     }
     bool rt_ok = true;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include <fmt/format.h>
+
 #include "ir/canonical.h"
 #include "ir/error.h"
 #include "ir/lower.h"
@@ -31,13 +33,20 @@ Lowered run_pipeline(const Problem& problem) {
   verify_kernel(out.kernel);
   // Tiling is only considered for large outputs: small kernels' explanations stay as they were.
   if (out.kernel.in_elements * problem.dtype.bytes >= kTileMinBytes) out.plan.reasons.push_back(out.kernel.tiling);
-  const StreamChoice choice =
-      choose_streaming(out.kernel, problem.stores, target_streams(problem.target), problem.target.vector_bits / 8);
-  out.plan.reasons.push_back(choice.reason);
+  const int64_t vector_bytes = problem.target.vector_bits / 8;
+  StreamChoice choice = choose_streaming(out.kernel, problem.stores, target_streams(problem.target), vector_bytes);
   if (choice.stream) {
     out.stream_kernel = lower(out.plan, problem.name + "_stream", LowerOptions{.streaming = true});
     verify_kernel(*out.stream_kernel);
+    // Half-line vectors (AVX2) stream only where the walk writes every line whole at once.
+    if (vector_bytes < kLineBytes) {
+      if (const std::string why = halves_apart(*out.stream_kernel); !why.empty()) {
+        out.stream_kernel.reset();
+        choice = {false, fmt::format("stores: cached ({})", why)};
+      }
+    }
   }
+  out.plan.reasons.push_back(choice.reason);
   return out;
 }
 

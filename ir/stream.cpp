@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "ir/error.h"
 
 namespace gentt {
@@ -9,16 +11,53 @@ namespace gentt {
 std::string nests_off_lines(const Kernel& k) {
   for (const auto& g : k.nests()) {
     if (g.out_offset % k.lanes != 0)
-      return fmt::format("output rows do not start on 64-byte lines (a region of the tiles starts at output "
-                         "offset {}, not a multiple of {})",
+      return fmt::format("output rows do not start on 64-byte lines or whole vectors (a region of the tiles "
+                         "starts at output offset {}, not a multiple of {})",
                          g.out_offset, k.lanes);
     for (const auto& L : g.loops)
       if (L.out_stride % k.lanes != 0)
-        return fmt::format("output rows do not start on 64-byte lines (the loop over {} steps the output by {} "
-                           "elements, not a multiple of {})",
+        return fmt::format("output rows do not start on 64-byte lines or whole vectors (the loop over {} steps "
+                           "the output by {} elements, not a multiple of {})",
                            L.what, L.out_stride, k.lanes);
   }
   return "";
+}
+
+std::string halves_apart(const std::vector<int64_t>& full_store_offsets, int lanes,
+                         const std::vector<LoopRegion>& nests) {
+  const int64_t line = 2 * int64_t{lanes};
+  auto on_lines = [&](bool but_innermost) {
+    for (const auto& g : nests) {
+      if (g.out_offset % line != 0) return false;
+      for (size_t d = 0; d < g.loops.size(); ++d)
+        if (!(but_innermost && d + 1 == g.loops.size()) && g.loops[d].out_stride % line != 0) return false;
+    }
+    return true;
+  };
+  auto first_half = [&](int64_t o) { return ((o % line) + line) % line == 0; };
+  // (1) One block writes both halves of each line it stores.
+  bool paired = true;
+  for (int64_t o : full_store_offsets) {
+    const int64_t partner = first_half(o) ? o + lanes : o - lanes;
+    paired &= std::find(full_store_offsets.begin(), full_store_offsets.end(), partner) != full_store_offsets.end();
+  }
+  if (paired && on_lines(false)) return "";
+  // (2) Each block writes first halves, the next iteration of the innermost loop their second.
+  bool firsts = true;
+  for (int64_t o : full_store_offsets) firsts &= first_half(o);
+  bool consecutive = firsts && on_lines(true);
+  for (const auto& g : nests)
+    consecutive &= !g.loops.empty() && g.loops.back().out_stride == lanes &&
+                   (g.loops.back().count % 2 == 0 || g.loops.back().count >= 8);  // at most 1 in 8 halves alone
+  if (consecutive) return "";
+  return "the two 32-byte halves of a line would be written far apart (partial-line writes to memory)";
+}
+
+std::string halves_apart(const Kernel& k) {
+  std::vector<int64_t> offsets;
+  for (const auto& op : k.programs.front().ops)
+    if (op.kind == OpKind::store && op.count == k.lanes) offsets.push_back(op.offset);
+  return halves_apart(offsets, k.lanes, k.nests());
 }
 
 namespace {
@@ -35,21 +74,23 @@ std::string alignment_problem(const Kernel& k) {
   for (const auto& op : k.programs.front().ops) {
     if (op.kind != OpKind::store || op.count != k.lanes) continue;
     if (op.offset % k.lanes != 0)
-      return fmt::format("output rows do not start on 64-byte lines (a block stores a row at output offset {}, "
-                         "not a multiple of {})",
+      return fmt::format("output rows do not start on 64-byte lines or whole vectors (a block stores a row at "
+                         "output offset {}, not a multiple of {})",
                          op.offset, k.lanes);
     whole = true;
   }
-  return whole ? "" : "the block stores no whole 64-byte lines (its output rows are shorter than a vector)";
+  return whole ? "" : "the block stores no whole vectors (its output rows are shorter than a vector)";
 }
 
 }  // namespace
 
-bool target_streams(const Target& target) { return target.isa == Isa::avx512 || target.isa == Isa::avx512skx; }
+bool target_streams(const Target& target) {
+  return target.isa == Isa::avx512 || target.isa == Isa::avx512skx || target.isa == Isa::avx2;
+}
 
 void check_store_mode(const Target& target, StoreMode mode, const std::string& field) {
   if (mode == StoreMode::streaming && !target_streams(target))
-    throw UserError(field, fmt::format("\"streaming\" stores are implemented for avx512 only, not {}",
+    throw UserError(field, fmt::format("\"streaming\" stores are implemented for avx512, avx512skx and avx2 only, not {}",
                                        isa_name(target.isa)));
 }
 
@@ -58,20 +99,23 @@ StreamChoice choose_streaming(const Kernel& cached, StoreMode mode, bool target_
   const int64_t bytes = cached.in_elements * cached.elem_bytes;
   if (mode == StoreMode::cached) return {false, "stores: cached (the spec says `stores: cached`)"};
   if (!target_streams)
-    return {false, "stores: cached (this target's backend has no whole-line streaming stores)"};
-  if (vector_bytes != kLineBytes || cached.lanes * cached.elem_bytes != kLineBytes)
-    return {false, fmt::format("stores: cached (a register of {} {}-byte elements is not one 64-byte line)",
-                               cached.lanes, cached.elem_bytes)};
+    return {false, "stores: cached (this target's backend has no streaming stores)"};
+  if ((vector_bytes != kLineBytes && vector_bytes != kLineBytes / 2) || cached.lanes * cached.elem_bytes != vector_bytes)
+    return {false, fmt::format("stores: cached (a register of {} {}-byte elements is not a whole {}-byte vector)",
+                               cached.lanes, cached.elem_bytes, vector_bytes)};
+  if (vector_bytes < kLineBytes && cached.lanes == 1)
+    return {false, "stores: cached (one-element registers are moved by memcpy, which does not stream)"};
   if (const std::string why = alignment_problem(cached); !why.empty())
     return {false, fmt::format("stores: cached ({})", why)};
   if (mode == StoreMode::automatic && bytes < kStreamMinBytes)
     return {false, fmt::format("stores: cached (the output, {}, is below the {} from which streaming pays)",
                                size_text(bytes), size_text(kStreamMinBytes))};
-  return {true, fmt::format("stores: streaming when `out` is 64-byte aligned ({}): whole-line stores bypass the "
+  return {true, fmt::format("stores: streaming when `out` is 64-byte aligned ({}): {} bypass the "
                             "cache and {}; otherwise the cached variant",
                             mode == StoreMode::streaming ? "the spec says `stores: streaming`"
                                                          : fmt::format("the output, {}, is at least {}",
                                                                        size_text(bytes), size_text(kStreamMinBytes)),
+                            vector_bytes == kLineBytes ? "whole-line stores" : "32-byte stores (two per line)",
                             cached.tiled ? "the loops walk the same cache tiles"
                                          : "the loops run in input order so reads are sequential")};
 }

@@ -8,15 +8,20 @@
 // (docs/performance.md); for tensors that fit in the caches it is slower (the next reader
 // misses), hence the size rule.
 //
-// Streaming needs (1) a target whose vector is one 64-byte line and whose backend has
-// non-temporal stores, (2) lanes * element bytes = 64, (3) every loop's output stride and the
-// output offset of every whole-vector store of a full block a multiple of the lanes, so that
-// these stores land on whole lines when `out` is 64-byte aligned. The kernel checks the
-// alignment of `out` at run time and falls back to the cached variant otherwise.
+// Streaming needs (1) a target whose backend has non-temporal stores of whole vectors: AVX-512
+// (a vector is one 64-byte line) or AVX2 (32 bytes: a line takes two stores, which the CPU's
+// write-combining buffers join when they come close together), (2) lanes * element bytes = the
+// vector, (3) every loop's output stride and the output offset of every whole-vector store of a
+// full block a multiple of the lanes, so that these stores land on whole vectors when `out` is
+// 64-byte aligned. The kernel checks the alignment of `out` at run time and falls back to the
+// cached variant otherwise. AVX2 streaming (2026-11-23) measured on Zen 5, runtime engine, large
+// cases: 16^6 float64 permutations 0.24-0.36 -> 0.47-0.74 of the best copy, TTC (3,0,2,1)-type
+// cases 0.30-0.36 -> 0.57-0.70; none slower beyond noise (docs/performance.md).
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ir/kernel.h"
 #include "ir/problem.h"
@@ -48,6 +53,18 @@ void check_store_mode(const Target& target, StoreMode mode, const std::string& f
 // rows by whole vectors of k.lanes elements, or "" when every nest does: the condition for
 // streaming stores, shared by the rule below and the verifier.
 std::string nests_off_lines(const Kernel& k);
+
+// For vectors of half a line (AVX2): why the streaming walk `nests` (one loop nest per region,
+// outermost loop first) would write the two halves of some line far apart in time, or "" when
+// every line is written whole either by one block (its full-block stores, `full_store_offsets`,
+// come in line pairs) or by two consecutive iterations of each nest's innermost loop (an even
+// count, or at least 8, so that at most one half in 8 is written alone). A streaming
+// store of half a line leaves the CPU's write-combining buffer as a partial write when its other
+// half does not follow at once, and partial writes cost memory a read as well: on Zen 5 such
+// kernels measured 0.5x of their cached variant (355x384x384 float32, axes (0,2,1), input order).
+std::string halves_apart(const std::vector<int64_t>& full_store_offsets, int lanes,
+                         const std::vector<LoopRegion>& nests);
+std::string halves_apart(const Kernel& streaming);  // the kernel's full-block stores and nests
 
 // Decides from the cached kernel. `target_streams`: the target's backend has
 // whole-line non-temporal stores of `vector_bytes`-byte vectors.

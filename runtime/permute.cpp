@@ -463,19 +463,21 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   std::vector<LoopRegion> regions = tiling.regions;
   if (regions.empty()) regions.push_back(LoopRegion{0, 0, tables->loops.loops});
 
-  // Streaming stores (ir/stream.h's rule): whole-line vectors, every loop, every region's base
-  // and every full store on a line when `out` is, and an output far larger than the caches.
+  // Streaming stores (ir/stream.h's rule): whole vectors of the engine (a 64-byte line on
+  // AVX-512, half of one on AVX2), every loop, every region's base and every full store on a
+  // whole vector when `out` is on a line, and an output far larger than the caches.
   bool stream = false;
-  if (is_avx512(isa) && simd && !impl->transform && plan.lanes * elem_bytes == kLineBytes &&
-      out_total >= kStreamMinBytes) {
+  const std::int64_t vector = plan.lanes * elem_bytes;
+  if (simd && !impl->transform && out_total >= kStreamMinBytes &&
+      vector == (is_avx512(isa) ? kLineBytes : isa == EngineIsa::avx2 ? kLineBytes / 2 : 0)) {
     stream = true;
     for (const auto& g : regions) {
-      stream &= (g.out_offset * elem_bytes) % kLineBytes == 0;
-      for (const auto& l : g.loops) stream &= (l.out_stride * elem_bytes) % kLineBytes == 0;
+      stream &= (g.out_offset * elem_bytes) % vector == 0;
+      for (const auto& l : g.loops) stream &= (l.out_stride * elem_bytes) % vector == 0;
     }
     for (const auto& prog : tables->programs)
       for (size_t r = 0; r < prog.store_count.size(); ++r)
-        if (prog.store_count[r] == plan.lanes) stream &= (prog.store_offset[r] * elem_bytes) % kLineBytes == 0;
+        if (prog.store_count[r] == plan.lanes) stream &= (prog.store_offset[r] * elem_bytes) % vector == 0;
   }
 
   // Whole-vector loads of partial rows (PrepareOptions::in_lo/in_hi) only for a C-contiguous
@@ -505,16 +507,33 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   if (simd && isa == EngineIsa::avx2) impl->cached = prepare(*tables, cached_options, "avx2");
   impl->isa = engine_isa_name(impl->cached ? isa : EngineIsa::scalar);
   if (!impl->cached) impl->cached = prepare(*tables, cached_options, "scalar");
-  if (stream && impl->cached && is_avx512(isa) && impl->isa != "scalar") {
+  std::string stream_note;  // why a streaming plan was not made after all
+  if (stream && impl->cached && impl->isa != "scalar") {
     // Tiled loops keep their tiles (measured faster than the input-order walk); untiled ones
-    // read in input order as the generated kernels' streaming variant does.
+    // read in input order as the generated kernels' streaming variant does (on AVX2 too: its
+    // streaming variant in output order measured 0.1-0.3 of the best copy slower on 16^6 float64).
     engine::PrepareOptions o = cached_options;  // no sink: streaming plans have no transform
     o.stream = true;
-    if (tiling.tiled) {
-      impl->stream = prepare(*tables, o, "avx512");
+    const std::string which = is_avx512(isa) ? "avx512" : "avx2";
+    std::optional<engine::BlockTables> in_order;
+    if (!tiling.tiled) in_order = engine::with_loop_order(*tables, plan, LoopOrder::input);
+    // Half-line vectors (AVX2) stream only where the walk writes every line whole at once.
+    std::string apart;
+    if (vector < kLineBytes) {
+      std::vector<std::int64_t> full_stores;
+      const engine::ProgramTables& full = tables->programs.front();
+      for (size_t r = 0; r < full.store_count.size(); ++r)
+        if (full.store_count[r] == plan.lanes) full_stores.push_back(full.store_offset[r]);
+      apart = halves_apart(full_stores, plan.lanes,
+                           tiling.tiled ? regions : std::vector<LoopRegion>{LoopRegion{0, 0, in_order->loops.loops}});
+    }
+    if (!apart.empty()) {
+      stream_note = " (" + apart + ")";
+    } else if (tiling.tiled) {
+      impl->stream = prepare(*tables, o, which);
     } else {
-      impl->stream = engine::prepare_avx512(engine::with_loop_order(*tables, plan, LoopOrder::input), elem_bytes, o,
-                                            isa == EngineIsa::avx512);
+      impl->stream = which == "avx512" ? engine::prepare_avx512(*in_order, elem_bytes, o, isa == EngineIsa::avx512)
+                                       : engine::prepare_avx2(*in_order, elem_bytes, o);
     }
   }
 
@@ -530,9 +549,10 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   for (const auto& r : plan.reasons) text << "  " << r << "\n";
   text << tiling.reason << "\n";
   text << "stores: "
-       << (!impl->stream ? "cached"
+       << (!impl->stream ? "cached" + stream_note
            : tiling.tiled ? "streaming when out is 64-byte aligned (tiled output-order loops)"
                           : "streaming when out is 64-byte aligned (input-order loops)")
+       << (impl->stream && vector < kLineBytes ? ", two 32-byte stores per line" : "")
        << "\n";
   impl->description = text.str();
   PermutePlan result;

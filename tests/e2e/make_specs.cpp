@@ -4,9 +4,9 @@
 // sve2) goes into every kernel's spec and name. It also writes OUT_DIR/cases.cpp, the case list
 // of the statically linked checker of cross-compiled kernels (arm_cases.h).
 // Cases 0 and 1 are fixed shapes over 4 MiB, tiled with remainders.
-// For avx512 and avx512skx the last quarter of the cases ask for `"stores": "streaming"` and are shaped so
-// that the streaming variant exists: element sizes 1..16 and an innermost output axis that
-// holds whole 64-byte lines (ir/stream.h).
+// For avx512, avx512skx and avx2 the last quarter of the cases ask for `"stores": "streaming"` and are
+// shaped so that the streaming variant exists: element sizes 1..16 and an innermost output axis that
+// holds whole vectors (ir/stream.h).
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -33,12 +33,13 @@ std::string dtype_for(int64_t bytes, std::mt19937_64& rng) {
   }
 }
 
-// Reshapes a random problem so that avx512's streaming variant exists: a power-of-two element
-// size up to 16 bytes and an innermost output axis of whole 64-byte lines (1 to 3 of them).
-void make_streamable(gentt::test::RandomProblem& p, std::mt19937_64& rng) {
+// Reshapes a random problem so that the streaming variant exists: a power-of-two element size up
+// to 16 bytes and an innermost output axis of whole vectors (1 to 3 of them; `vector_bytes` 64
+// for AVX-512, 32 for AVX2).
+void make_streamable(gentt::test::RandomProblem& p, std::mt19937_64& rng, int64_t vector_bytes) {
   static const int64_t sizes[] = {1, 2, 4, 8, 16};
   p.elem_bytes = sizes[rng() % std::size(sizes)];
-  const int64_t lanes = 64 / p.elem_bytes;
+  const int64_t lanes = vector_bytes / p.elem_bytes;
   int64_t& inner = p.shape[p.perm.back()];
   inner = lanes * (1 + static_cast<int64_t>(rng() % 3));
   // Keep the tensor small: shrink other axes until it is at most 60000 elements.
@@ -80,8 +81,8 @@ int main(int argc, char** argv) {
     // remainders (ir/tiling.h): several loop nests, tails inside them.
     if (c == 0) p = {{1100, 1000}, {1, 0}, 4};
     if (c == 1) p = {{3, 700, 1100}, {0, 2, 1}, 2};
-    const bool streaming = (isa == "avx512" || isa == "avx512skx") && c >= cases - cases / 4;
-    if (streaming) make_streamable(p, rng);
+    const bool streaming = (isa == "avx512" || isa == "avx512skx" || isa == "avx2") && c >= cases - cases / 4;
+    if (streaming) make_streamable(p, rng, isa == "avx2" ? 32 : 64);
     // avx512skx moves single bytes without VBMI (word permutes and in-lane byte shuffles): half of
     // its other cases get byte-unit elements.
     if (isa == "avx512skx" && !streaming && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);

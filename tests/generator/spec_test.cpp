@@ -68,7 +68,7 @@ TEST_CASE("the stores override replaces every kernel's and is checked against th
   SpecOverrides o;
   o.stores = StoreMode::streaming;
   CHECK_THROWS_WITH(parse_spec(text, "a.json", o),
-                    Catch::StartsWith(R"(--stores: "streaming" stores are implemented for avx512 only, not scalar)"));
+                    Catch::StartsWith(R"(--stores: "streaming" stores are implemented for avx512, avx512skx and avx2 only, not scalar)"));
   o.isa = Isa::avx512;
   const auto problems = parse_spec(text, "a.json", o);
   CHECK(problems[0].problem.stores == StoreMode::streaming);
@@ -231,7 +231,7 @@ TEST_CASE("spec errors name the file and the JSON pointer", "[spec]") {
       {R"({"dtype": "int8", "shape": [4], "perm": [0], "isa": "avx512", "stores": true})",
        R"(a.json: /stores: expected a store mode, got true)"},
       {R"({"kernels": [{"dtype": "int8", "shape": [4], "perm": [0], "isa": "neon", "stores": "streaming"}]})",
-       R"(a.json: /kernels/0/stores: "streaming" stores are implemented for avx512 only, not neon)"},
+       R"(a.json: /kernels/0/stores: "streaming" stores are implemented for avx512, avx512skx and avx2 only, not neon)"},
       {R"({"dtype": "int8", "shape": [4], "perm": [0], "isa": "scalar", "convention": "torch"})",
        R"(a.json: /convention: unknown convention "torch"; expected "numpy")"},
   };

@@ -26,7 +26,7 @@ Problem avx512_problem(int64_t elem_bytes, std::vector<int64_t> shape, std::vect
   p.dtype = Dtype{"bytes" + std::to_string(elem_bytes), elem_bytes};
   p.shape = std::move(shape);
   p.perm = std::move(perm);
-  p.target = Target{isa, isa == Isa::avx512 ? 512 : isa == Isa::avx2 ? 256 : 0};
+  p.target = Target{isa, isa == Isa::avx512 ? 512 : isa == Isa::avx2 ? 256 : isa == Isa::neon ? 128 : 0};
   p.stores = stores;
   return p;
 }
@@ -39,7 +39,7 @@ std::string stores_reason(const Plan& plan) {
 
 }  // namespace
 
-TEST_CASE("stores: auto streams large outputs with whole-line stores only", "[stream]") {
+TEST_CASE("stores: auto streams large outputs with whole-vector stores only", "[stream]") {
   std::vector<int64_t> all2(24, 2);
   std::vector<int> reversed(24);
   for (int a = 0; a < 24; ++a) reversed[a] = 23 - a;
@@ -61,29 +61,44 @@ TEST_CASE("stores: auto streams large outputs with whole-line stores only", "[st
   // 3-byte elements: 16 lanes are 48 bytes, not a line.
   const Lowered bytes3 = run_pipeline(avx512_problem(3, {4096, 4096}, {1, 0}));
   CHECK_FALSE(bytes3.stream_kernel);
-  CHECK_THAT(stores_reason(bytes3.plan), Catch::Contains("not one 64-byte line"));
+  CHECK_THAT(stores_reason(bytes3.plan), Catch::Contains("not a whole 64-byte vector"));
+  // AVX2: 32-byte vectors, two streaming stores per line, only where the walk writes both halves
+  // of a line at once: 16^6 float64 blocks of 4 x 4 take the next output bit as a register bit,
+  // so each block stores whole lines; the all-size-2 float32 walk in input order would not.
+  const Lowered avx2 = run_pipeline(avx512_problem(8, {16, 16, 16, 16, 16, 16}, {0, 3, 5, 2, 4, 1},
+                                                   StoreMode::automatic, Isa::avx2));
+  REQUIRE(avx2.stream_kernel);
+  CHECK_THAT(stores_reason(avx2.plan), Catch::Contains("32-byte stores (two per line)"));
+  CHECK(halves_apart(*avx2.stream_kernel).empty());
+  const Lowered apart = run_pipeline(avx512_problem(4, all2, reversed, StoreMode::automatic, Isa::avx2));
+  CHECK_FALSE(apart.stream_kernel);
+  CHECK_THAT(stores_reason(apart.plan), Catch::Contains("halves of a line would be written far apart"));
+  // AVX2 moves one-element registers (17-32-byte elements) with memcpy: no streaming.
+  CHECK_FALSE(run_pipeline(avx512_problem(32, {64, 64, 64}, {2, 1, 0}, StoreMode::streaming, Isa::avx2)).stream_kernel);
   // Other ISAs: auto never streams; asking for it is an error naming the field.
-  CHECK_FALSE(run_pipeline(avx512_problem(4, all2, reversed, StoreMode::automatic, Isa::avx2)).stream_kernel);
-  CHECK_THROWS_AS(run_pipeline(avx512_problem(4, {8, 8}, {1, 0}, StoreMode::streaming, Isa::avx2)), UserError);
+  CHECK_FALSE(run_pipeline(avx512_problem(4, all2, reversed, StoreMode::automatic, Isa::neon)).stream_kernel);
+  CHECK_THROWS_AS(run_pipeline(avx512_problem(4, {8, 8}, {1, 0}, StoreMode::streaming, Isa::neon)), UserError);
 }
 
 TEST_CASE("the streaming variant: input-order loops, whole aligned streaming stores, same result",
           "[stream][property]") {
-  std::mt19937_64 rng(4242);
+  // AVX-512 (64-byte vectors, one line) and AVX2 (32-byte vectors, half a line).
+  const int64_t vector_bytes = GENERATE(64, 32);
+  std::mt19937_64 rng(4242 + vector_bytes);
   int streamed_kernels = 0;
   for (int c = 0; c < 1500; ++c) {
     auto p = test::random_problem(rng, 10, 20000);
     static const int64_t sizes[] = {1, 2, 4, 8, 16};
     p.elem_bytes = sizes[rng() % 5];
-    const int lanes = static_cast<int>(64 / p.elem_bytes);
+    const int lanes = static_cast<int>(vector_bytes / p.elem_bytes);
     const Plan plan = make_plan(canonicalize(p.elem_bytes, p.shape, p.perm), lanes);
     const Kernel cached = lower(plan, "k");
-    if (!choose_streaming(cached, StoreMode::streaming, true, 64).stream) continue;
+    if (!choose_streaming(cached, StoreMode::streaming, true, vector_bytes).stream) continue;
     const Kernel k = lower(plan, "k_stream", LowerOptions{.streaming = true});
     verify_kernel(k);
     ++streamed_kernels;
-    INFO(fmt::format("case {}: elem_bytes {} shape ({}) perm ({})", c, p.elem_bytes, fmt::join(p.shape, ","),
-                     fmt::join(p.perm, ",")));
+    INFO(fmt::format("{}-byte vectors, case {}: elem_bytes {} shape ({}) perm ({})", vector_bytes, c, p.elem_bytes,
+                     fmt::join(p.shape, ","), fmt::join(p.perm, ",")));
     for (size_t d = 1; d < k.loops.size(); ++d) CHECK(k.loops[d - 1].in_stride >= k.loops[d].in_stride);
     int streams = 0;
     for (const auto& prog : k.programs)

@@ -212,6 +212,25 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
   };
   for (const Case& c : cases)
     for (int threads : {1, 2, 3, 0}) check_contiguous(c, "auto", threads, rng);
+  // AVX2's streaming variant (two 32-byte streaming stores per line), tiled and in input order,
+  // out on a line and off it (check_contiguous), where the CPU has AVX2.
+  if (!gentt::cpu_supports("avx2")) return;
+  const std::vector<Case> avx2_cases = {
+      {{4096, 2050}, {1, 0}, 4},                               // tiles with remainders
+      {{16, 64, 64, 64}, {3, 0, 2, 1}, 8},                     // 32 MiB, untiled: input order
+      {{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, {22, 3, 5, 0, 1, 2, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21}, 4},
+  };
+  for (const Case& c : avx2_cases) {
+    gentt::PermuteDesc d;
+    d.elem_bytes = c.elem;
+    d.shape = c.shape;
+    d.perm = c.perm;
+    d.isa = "avx2";
+    const std::string text = gentt::plan_permute(d).describe();
+    INFO(text);
+    CHECK(text.find("stores: streaming") != std::string::npos);
+    for (int threads : {1, 2}) check_contiguous(c, "avx2", threads, rng);
+  }
 }
 
 TEST_CASE("permute: large 2-D transposes are tiled", "[permute]") {
