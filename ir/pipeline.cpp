@@ -38,9 +38,28 @@ Lowered run_pipeline(const Problem& problem) {
   if (choice.stream) {
     out.stream_kernel = lower(out.plan, problem.name + "_stream", LowerOptions{.streaming = true});
     verify_kernel(*out.stream_kernel);
-    // Half-line vectors (AVX2) stream only where the walk writes every line whole at once.
+    // Half-line vectors (AVX2) stream only where the walk writes every line whole at once. When
+    // the plan's blocks store half lines (float32 blocks of 8 x 8), a block with one more
+    // register bit, the next output bit, stores both halves of each of its lines.
     if (vector_bytes < kLineBytes) {
-      if (const std::string why = halves_apart(*out.stream_kernel); !why.empty()) {
+      std::string why = halves_apart(*out.stream_kernel);
+      if (!why.empty()) {
+        const Plan wide = make_plan(c, out.plan.lanes, kMinRegisterBits + 1);
+        if (wide.block_bits() > out.plan.block_bits()) {
+          Kernel k = lower(wide, problem.name + "_stream", LowerOptions{.streaming = true});
+          verify_kernel(k);
+          if (halves_apart(k).empty()) {
+            out.stream_kernel = std::move(k);
+            why.clear();
+            const auto& ops = out.stream_kernel->programs.front().ops;
+            choice.reason += fmt::format(
+                "; the streaming variant's block has {} registers (one more output bit) so that each block stores "
+                "whole lines",
+                std::count_if(ops.begin(), ops.end(), [](const Op& op) { return op.kind == OpKind::store; }));
+          }
+        }
+      }
+      if (!why.empty()) {
         out.stream_kernel.reset();
         choice = {false, fmt::format("stores: cached ({})", why)};
       }

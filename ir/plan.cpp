@@ -48,7 +48,7 @@ std::vector<BlockBit> row_sequence(const std::vector<int>& order, const std::vec
 
 }  // namespace
 
-Plan make_plan(const Canonical& c, int lanes) {
+Plan make_plan(const Canonical& c, int lanes, int min_register_bits) {
   GENTT_CHECK(is_pow2(lanes) && lanes <= 1024, "lanes must be a power of two <= 1024");
   GENTT_CHECK(c.rank() >= 1, "canonical problem has rank 0");
   const int d = c.rank();
@@ -93,7 +93,7 @@ Plan make_plan(const Canonical& c, int lanes) {
     if (k > 0 && row_bits == k) {
       for (int axis : out_order) {
         const int used = std::max(in_bits[axis], out_bits[axis]);
-        while (regs < kMinRegisterBits && c.shape[axis] % (int64_t{2} << (used + reg_bits[axis])) == 0) {
+        while (regs < min_register_bits && c.shape[axis] % (int64_t{2} << (used + reg_bits[axis])) == 0) {
           ++reg_bits[axis];
           ++regs;
         }
@@ -154,7 +154,7 @@ Plan make_plan(const Canonical& c, int lanes) {
     plan.reasons.push_back(fmt::format(
         "the rows alone give fewer than {} registers: the next output bits join the block as register bits, {} "
         "(no shuffle; fewer, longer loop iterations)",
-        1 << kMinRegisterBits, fmt::join(joined, ", ")));
+        1 << min_register_bits, fmt::join(joined, ", ")));
   return plan;
 }
 

@@ -64,7 +64,9 @@ struct Plan {
 // Blocks with fewer than 2^kMinRegisterBits registers get register bits.
 inline constexpr int kMinRegisterBits = 3;
 
-// Plans a canonical problem for vectors of `lanes` elements (a power of two, 1..1024).
-Plan make_plan(const Canonical& problem, int lanes);
+// Plans a canonical problem for vectors of `lanes` elements (a power of two, 1..1024). Blocks
+// with fewer than 2^min_register_bits registers get register bits (kMinRegisterBits; AVX2's
+// streaming variant asks for one more, so that its blocks store whole 64-byte lines: ir/stream.h).
+Plan make_plan(const Canonical& problem, int lanes, int min_register_bits = kMinRegisterBits);
 
 }  // namespace gentt

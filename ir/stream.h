@@ -14,9 +14,8 @@
 // vector, (3) every loop's output stride and the output offset of every whole-vector store of a
 // full block a multiple of the lanes, so that these stores land on whole vectors when `out` is
 // 64-byte aligned. The kernel checks the alignment of `out` at run time and falls back to the
-// cached variant otherwise. AVX2 streaming (2026-11-23) measured on Zen 5, runtime engine, large
-// cases: 16^6 float64 permutations 0.24-0.36 -> 0.47-0.74 of the best copy, TTC (3,0,2,1)-type
-// cases 0.30-0.36 -> 0.57-0.70; none slower beyond noise (docs/performance.md).
+// cached variant otherwise. AVX2 (Zen 5, generated kernels, x best copy, bench/stores_ab.py): TTC
+// median 0.51 -> 0.79, TTLG 0.46 -> 0.56, up to 3.4x per case (docs/performance.md).
 #pragma once
 
 #include <cstdint>

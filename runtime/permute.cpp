@@ -460,25 +460,12 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     for (int c : tables->programs.front().load_count) block_in += c * elem_bytes;
     tiling = tile_loops(tables->loops, out_total, kTileMinBytes, block_in, kTileCacheBytes);
   }
-  std::vector<LoopRegion> regions = tiling.regions;
-  if (regions.empty()) regions.push_back(LoopRegion{0, 0, tables->loops.loops});
 
-  // Streaming stores (ir/stream.h's rule): whole vectors of the engine (a 64-byte line on
-  // AVX-512, half of one on AVX2), every loop, every region's base and every full store on a
-  // whole vector when `out` is on a line, and an output far larger than the caches.
-  bool stream = false;
+  // Streaming stores (ir/stream.h's rule) for an output far larger than the caches, with
+  // registers of whole vectors of the engine (a 64-byte line on AVX-512, half of one on AVX2).
   const std::int64_t vector = plan.lanes * elem_bytes;
-  if (simd && !impl->transform && out_total >= kStreamMinBytes &&
-      vector == (is_avx512(isa) ? kLineBytes : isa == EngineIsa::avx2 ? kLineBytes / 2 : 0)) {
-    stream = true;
-    for (const auto& g : regions) {
-      stream &= (g.out_offset * elem_bytes) % vector == 0;
-      for (const auto& l : g.loops) stream &= (l.out_stride * elem_bytes) % vector == 0;
-    }
-    for (const auto& prog : tables->programs)
-      for (size_t r = 0; r < prog.store_count.size(); ++r)
-        if (prog.store_count[r] == plan.lanes) stream &= (prog.store_offset[r] * elem_bytes) % vector == 0;
-  }
+  const bool stream = simd && !impl->transform && out_total >= kStreamMinBytes &&
+                      vector == (is_avx512(isa) ? kLineBytes : isa == EngineIsa::avx2 ? kLineBytes / 2 : 0);
 
   // Whole-vector loads of partial rows (PrepareOptions::in_lo/in_hi) only for a C-contiguous
   // input: every byte of its span is an element. A strided view's span also holds bytes that are
@@ -507,34 +494,75 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   if (simd && isa == EngineIsa::avx2) impl->cached = prepare(*tables, cached_options, "avx2");
   impl->isa = engine_isa_name(impl->cached ? isa : EngineIsa::scalar);
   if (!impl->cached) impl->cached = prepare(*tables, cached_options, "scalar");
-  std::string stream_note;  // why a streaming plan was not made after all
-  if (stream && impl->cached && impl->isa != "scalar") {
-    // Tiled loops keep their tiles (measured faster than the input-order walk); untiled ones
-    // read in input order as the generated kernels' streaming variant does (on AVX2 too: its
-    // streaming variant in output order measured 0.1-0.3 of the best copy slower on 16^6 float64).
+  // The streaming blocks of plan `p` (tables `t`, tiled as `tl`): every loop, every region's
+  // base and every full store on a whole vector when `out` is on a line; tiled loops keep their
+  // tiles (measured faster than the input-order walk), untiled ones read in input order as the
+  // generated kernels' streaming variant does (on AVX2 too: in output order it measured 0.1-0.3
+  // of the best copy slower on 16^6 float64). Null blocks: no streaming, `why` says why (or "").
+  struct StreamTry {
+    std::unique_ptr<engine::PreparedBlocks> blocks;
+    std::string why;
+    bool tiled = false;
+  };
+  auto try_stream = [&](const Plan& p, const engine::BlockTables& t, const TileChoice& tl) -> StreamTry {
+    std::vector<LoopRegion> nests = tl.regions;
+    if (nests.empty()) nests.push_back(LoopRegion{0, 0, t.loops.loops});
+    for (const auto& g : nests) {
+      if ((g.out_offset * elem_bytes) % vector != 0) return {};
+      for (const auto& l : g.loops)
+        if ((l.out_stride * elem_bytes) % vector != 0) return {};
+    }
+    std::vector<std::int64_t> full_stores;
+    for (const auto& prog : t.programs)
+      for (size_t r = 0; r < prog.store_count.size(); ++r)
+        if (prog.store_count[r] == p.lanes) {
+          if ((prog.store_offset[r] * elem_bytes) % vector != 0) return {};
+          if (&prog == &t.programs.front()) full_stores.push_back(prog.store_offset[r]);
+        }
+    std::optional<engine::BlockTables> in_order;
+    if (!tl.tiled) {
+      in_order = engine::with_loop_order(t, p, LoopOrder::input);
+      nests = {LoopRegion{0, 0, in_order->loops.loops}};
+    }
+    // Half-line vectors (AVX2) stream only where the walk writes every line whole at once.
+    if (vector < kLineBytes)
+      if (std::string why = halves_apart(full_stores, p.lanes, nests); !why.empty()) return {nullptr, why};
     engine::PrepareOptions o = cached_options;  // no sink: streaming plans have no transform
     o.stream = true;
-    const std::string which = is_avx512(isa) ? "avx512" : "avx2";
-    std::optional<engine::BlockTables> in_order;
-    if (!tiling.tiled) in_order = engine::with_loop_order(*tables, plan, LoopOrder::input);
-    // Half-line vectors (AVX2) stream only where the walk writes every line whole at once.
-    std::string apart;
-    if (vector < kLineBytes) {
-      std::vector<std::int64_t> full_stores;
-      const engine::ProgramTables& full = tables->programs.front();
-      for (size_t r = 0; r < full.store_count.size(); ++r)
-        if (full.store_count[r] == plan.lanes) full_stores.push_back(full.store_offset[r]);
-      apart = halves_apart(full_stores, plan.lanes,
-                           tiling.tiled ? regions : std::vector<LoopRegion>{LoopRegion{0, 0, in_order->loops.loops}});
+    if (tl.regions.size() > 1) o.regions = &tl.regions;
+    const engine::BlockTables& walked = tl.tiled ? t : *in_order;
+    return {is_avx512(isa) ? engine::prepare_avx512(walked, elem_bytes, o, isa == EngineIsa::avx512)
+                           : engine::prepare_avx2(walked, elem_bytes, o),
+            "", tl.tiled};
+  };
+  std::string stream_note;  // why there is no streaming plan, or how it differs from the cached one
+  bool stream_tiled = false;
+  if (stream && impl->cached && impl->isa != "scalar") {
+    StreamTry s = try_stream(plan, *tables, tiling);
+    // Half lines from blocks far apart: a block with one more register bit, the next output bit,
+    // stores both halves of each of its lines (float32 blocks of 8 x 8 become 16 registers).
+    if (!s.blocks && vector < kLineBytes && !s.why.empty()) {
+      Plan wide = make_plan(canon, plan.lanes, kMinRegisterBits + 1);
+      wide.in_strides = plan.in_strides;
+      wide.out_strides = plan.out_strides;
+      std::optional<engine::BlockTables> wide_tables;
+      if (wide.block_bits() > plan.block_bits()) wide_tables = engine::make_block_tables(wide, LoopOrder::output);
+      if (wide_tables) {
+        std::int64_t block_in = 0;
+        for (int c : wide_tables->programs.front().load_count) block_in += c * elem_bytes;
+        const TileChoice wide_tiling = tile_loops(wide_tables->loops, out_total, kTileMinBytes, block_in, kTileCacheBytes);
+        StreamTry w = try_stream(wide, *wide_tables, wide_tiling);
+        if (w.blocks) {
+          s = std::move(w);
+          s.why = "; its block has " + std::to_string(1 << wide_tables->reg_bits) +
+                  " registers (one more output bit), so that each block stores whole lines; " +
+                  wide_tiling.reason + "; " + s.blocks->describe();
+        }
+      }
     }
-    if (!apart.empty()) {
-      stream_note = " (" + apart + ")";
-    } else if (tiling.tiled) {
-      impl->stream = prepare(*tables, o, which);
-    } else {
-      impl->stream = which == "avx512" ? engine::prepare_avx512(*in_order, elem_bytes, o, isa == EngineIsa::avx512)
-                                       : engine::prepare_avx2(*in_order, elem_bytes, o);
-    }
+    impl->stream = std::move(s.blocks);
+    stream_tiled = s.tiled;
+    if (!s.why.empty()) stream_note = impl->stream ? s.why : " (" + s.why + ")";
   }
 
   text << "canonical: shape (" << join(canon.shape) << ") perm (";
@@ -550,9 +578,9 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   text << tiling.reason << "\n";
   text << "stores: "
        << (!impl->stream ? "cached" + stream_note
-           : tiling.tiled ? "streaming when out is 64-byte aligned (tiled output-order loops)"
+           : stream_tiled ? "streaming when out is 64-byte aligned (tiled output-order loops)"
                           : "streaming when out is 64-byte aligned (input-order loops)")
-       << (impl->stream && vector < kLineBytes ? ", two 32-byte stores per line" : "")
+       << (impl->stream && vector < kLineBytes ? ", two 32-byte stores per line" + stream_note : "")
        << "\n";
   impl->description = text.str();
   PermutePlan result;

@@ -28,9 +28,11 @@ struct Program {
   unsigned char pass_unit[kMaxPasses];
   bool full_loads, full_stores;
   bool shares_full;  // SimdProgram::shares_full
-  // Register r's offset is offset[0] + r * step (most full programs): computed, not loaded.
+  // Register r's offset is offset[0] + (r % H) * step + (r / H) * step2 with H = max(R / 2, 1)
+  // (affine_at; most full programs, step2 = H * step; AVX2's 16-register streaming blocks, whose
+  // top register bit is the next output chunk): computed, not loaded.
   bool affine_loads, affine_stores;
-  std::int64_t load_step, store_step;
+  std::int64_t load_step, store_step, load_step2, store_step2;
   const ElementMoves* moves;  // a sparse program: element moves instead of the butterfly
 };
 
@@ -42,6 +44,13 @@ struct Data {
   std::int64_t in_elem_bytes = 0;
   std::int64_t in_lo = 0, in_hi = 0;  // PrepareOptions::in_lo, in_hi
 };
+
+// Register r's offset from the block's first under Program's two-step affine rule.
+template <int R>
+__attribute__((always_inline)) inline std::int64_t affine_at(int r, std::int64_t step, std::int64_t step2) {
+  constexpr int H = R > 1 ? R / 2 : 1;
+  return (r % H) * step + (r / H) * step2;
+}
 
 // One shuffle pass s, register r's index vector from index(r): a butterfly pass shuffles each
 // pair (r0, r0 | 1 << s) into both; a reorder pass shuffles each register alone.
@@ -147,32 +156,33 @@ struct LeanBody {
     // at program 0's address for it: that may lie past the tensor, and a masked access to an
     // unmapped page is slow.
     const char* load_base = in + z.load_offset[0];
-    const std::int64_t load_step = z.load_step;
+    const std::int64_t load_step = z.load_step, load_step2 = z.load_step2;
     if (p.full_loads) {
 #pragma GCC unroll 64
-      for (int r = 0; r < R; ++r) v[r] = T::load(load_base + r * load_step);
+      for (int r = 0; r < R; ++r) v[r] = T::load(load_base + affine_at<R>(r, load_step, load_step2));
     } else {
 #pragma GCC unroll 64
       for (int r = 0; r < R; ++r)
-        v[r] = load_in_window<T>(p.load_bytes[r] ? load_base + r * load_step : in, in_lo, in_window, p.load_bytes[r],
-                                 p.load_mask[r]);
+        v[r] = load_in_window<T>(p.load_bytes[r] ? load_base + affine_at<R>(r, load_step, load_step2) : in, in_lo,
+                                 in_window, p.load_bytes[r], p.load_mask[r]);
     }
 #pragma GCC unroll 8
     for (int s = 0; s < Passes; ++s) held_pass<T, R>(v, s, z.pass_unit[s], pre[2 * s], pre[2 * s + 1]);
     char* base = out + z.store_offset[0];
-    const std::int64_t step = z.store_step;
+    const std::int64_t step = z.store_step, step2 = z.store_step2;
     if (p.full_stores) {
-      if (stream && (step & (B - 1)) == 0 && (reinterpret_cast<std::uintptr_t>(base) & (B - 1)) == 0) {
+      if (stream && ((step | step2) & (B - 1)) == 0 && (reinterpret_cast<std::uintptr_t>(base) & (B - 1)) == 0) {
 #pragma GCC unroll 64
-        for (int r = 0; r < R; ++r) T::stream(base + r * step, v[r]);
+        for (int r = 0; r < R; ++r) T::stream(base + affine_at<R>(r, step, step2), v[r]);
       } else {
 #pragma GCC unroll 64
-        for (int r = 0; r < R; ++r) T::store(base + r * step, v[r]);
+        for (int r = 0; r < R; ++r) T::store(base + affine_at<R>(r, step, step2), v[r]);
       }
     } else {
 #pragma GCC unroll 64
       for (int r = 0; r < R; ++r)
-        T::store_part(p.store_bytes[r] ? base + r * step : out, v[r], p.store_bytes[r], p.store_mask[r]);
+        T::store_part(p.store_bytes[r] ? base + affine_at<R>(r, step, step2) : out, v[r], p.store_bytes[r],
+                      p.store_mask[r]);
     }
   }
 };
@@ -195,9 +205,9 @@ struct BlockBody {
     V v[R];
     if (p.full_loads && p.affine_loads) {
       const char* base = in + p.load_offset[0];
-      const std::int64_t step = p.load_step;
+      const std::int64_t step = p.load_step, step2 = p.load_step2;
 #pragma GCC unroll 64
-      for (int r = 0; r < R; ++r) v[r] = T::load(base + r * step);
+      for (int r = 0; r < R; ++r) v[r] = T::load(base + affine_at<R>(r, step, step2));
     } else if (p.full_loads) {
 #pragma GCC unroll 64
       for (int r = 0; r < R; ++r) v[r] = T::load(in + p.load_offset[r]);
@@ -221,9 +231,9 @@ struct BlockBody {
     if (!stream) {
       if (p.full_stores && p.affine_stores) {
         char* base = out + p.store_offset[0];
-        const std::int64_t step = p.store_step;
+        const std::int64_t step = p.store_step, step2 = p.store_step2;
 #pragma GCC unroll 64
-        for (int r = 0; r < R; ++r) T::store(base + r * step, v[r]);
+        for (int r = 0; r < R; ++r) T::store(base + affine_at<R>(r, step, step2), v[r]);
       } else if (p.full_stores) {
 #pragma GCC unroll 64
         for (int r = 0; r < R; ++r) T::store(out + p.store_offset[r], v[r]);
@@ -233,12 +243,12 @@ struct BlockBody {
       }
       return;
     }
-    if (p.full_stores && p.affine_stores && (p.store_step & (B - 1)) == 0 &&
+    if (p.full_stores && p.affine_stores && ((p.store_step | p.store_step2) & (B - 1)) == 0 &&
         (reinterpret_cast<std::uintptr_t>(out + p.store_offset[0]) & (B - 1)) == 0) {
       char* base = out + p.store_offset[0];
-      const std::int64_t step = p.store_step;
+      const std::int64_t step = p.store_step, step2 = p.store_step2;
 #pragma GCC unroll 64
-      for (int r = 0; r < R; ++r) T::stream(base + r * step, v[r]);
+      for (int r = 0; r < R; ++r) T::stream(base + affine_at<R>(r, step, step2), v[r]);
       return;
     }
 #pragma GCC unroll 64
@@ -367,14 +377,18 @@ class SimdBlocks final : public PreparedBlocks {
       p.full_loads = sp.full_loads;
       p.full_stores = sp.full_stores;
       p.shares_full = sp.shares_full;
-      auto affine = [](const std::vector<std::int64_t>& off, std::int64_t* step) {
+      // affine_at's rule: step between the registers of each half, step2 between the halves.
+      auto affine = [](const std::vector<std::int64_t>& off, std::int64_t* step, std::int64_t* step2) {
+        const std::size_t half = off.size() > 1 ? off.size() / 2 : 1;
         *step = off.size() > 1 ? off[1] - off[0] : 0;
+        *step2 = off.size() > 1 ? off[half] - off[0] : 0;
         for (std::size_t r = 0; r < off.size(); ++r)
-          if (off[r] != off[0] + static_cast<std::int64_t>(r) * *step) return false;
+          if (off[r] != off[0] + static_cast<std::int64_t>(r % half) * *step + static_cast<std::int64_t>(r / half) * *step2)
+            return false;
         return true;
       };
-      p.affine_loads = affine(sp.load_offset, &p.load_step);
-      p.affine_stores = affine(sp.store_offset, &p.store_step);
+      p.affine_loads = affine(sp.load_offset, &p.load_step, &p.load_step2);
+      p.affine_stores = affine(sp.store_offset, &p.store_step, &p.store_step2);
       p.moves = sp.moves ? &*sp.moves : nullptr;
       data_.programs.push_back(p);
     }
@@ -414,12 +428,13 @@ std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int
   if (!simd) return nullptr;
   const RunFn fn = pick_run<T, MaxRegBits>(simd->reg_bits, simd->passes, simd->butterfly);
   if (!fn) return nullptr;
-  // Lean bodies for up to min(32, lanes of the smallest unit) registers: 32 on AVX-512 (16-bit
-  // elements; seed 002's uint16 (2,0,1,6,7,3,4,5) went from 0.55 to 1.23 of the generated
-  // kernel), 8 on AVX2. Byte plans with 64 registers measured no faster lean (64^4 uint8
-  // (2,0,3,1)), and their bodies would add 20 s to the engine's compile (32: 2.5 s).
+  // Lean bodies for up to min(32, twice the lanes of the smallest unit) registers: 32 on AVX-512
+  // (16-bit elements; seed 002's uint16 (2,0,1,6,7,3,4,5) went from 0.55 to 1.23 of the
+  // generated kernel), 16 on AVX2 (its streaming plans of 16 registers: ir/stream.h). Byte plans
+  // with 64 registers measured no faster lean (64^4 uint8 (2,0,3,1)), and their bodies would
+  // add 20 s to the engine's compile (32: 2.5 s).
   constexpr int kLeanRegBits =
-      std::min({MaxRegBits, 5, static_cast<int>(std::bit_width(unsigned(T::kBytes / T::kMinUnit))) - 1});
+      std::min({MaxRegBits, 5, static_cast<int>(std::bit_width(unsigned(T::kBytes / T::kMinUnit)))});
   const RunFn lean_fn = simd->butterfly ? pick_lean<T, kLeanRegBits>(simd->reg_bits, simd->passes) : nullptr;
   const auto shared = std::make_shared<const SimdTables>(std::move(*simd));
   return over_regions(tables.loops, elem_bytes, out_bytes, options,

@@ -70,7 +70,15 @@ TEST_CASE("stores: auto streams large outputs with whole-vector stores only", "[
   REQUIRE(avx2.stream_kernel);
   CHECK_THAT(stores_reason(avx2.plan), Catch::Contains("32-byte stores (two per line)"));
   CHECK(halves_apart(*avx2.stream_kernel).empty());
-  const Lowered apart = run_pipeline(avx512_problem(4, all2, reversed, StoreMode::automatic, Isa::avx2));
+  // float32 blocks of 8 x 8 store half lines: the streaming variant's block takes the next output
+  // bit (16 registers) where the output axis' extent allows (384 = 24 x 16)...
+  const Lowered wide = run_pipeline(avx512_problem(4, {355, 384, 384}, {0, 2, 1}, StoreMode::automatic, Isa::avx2));
+  REQUIRE(wide.stream_kernel);
+  CHECK_THAT(stores_reason(wide.plan), Catch::Contains("block has 16 registers (one more output bit)"));
+  CHECK(halves_apart(*wide.stream_kernel).empty());
+  CHECK(wide.kernel.programs.front().ops.size() < wide.stream_kernel->programs.front().ops.size());
+  // ... and stays cached where it does not (392 = 24.5 x 16), its walk writing halves far apart.
+  const Lowered apart = run_pipeline(avx512_problem(4, {64, 392, 256}, {0, 2, 1}, StoreMode::streaming, Isa::avx2));
   CHECK_FALSE(apart.stream_kernel);
   CHECK_THAT(stores_reason(apart.plan), Catch::Contains("halves of a line would be written far apart"));
   // AVX2 moves one-element registers (17-32-byte elements) with memcpy: no streaming.

@@ -218,6 +218,7 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
   const std::vector<Case> avx2_cases = {
       {{4096, 2050}, {1, 0}, 4},                               // tiles with remainders
       {{16, 64, 64, 64}, {3, 0, 2, 1}, 8},                     // 32 MiB, untiled: input order
+      {{355, 384, 64}, {0, 2, 1}, 4},  // float32 8 x 8 blocks store half lines: a 16-register streaming block
       {{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, {22, 3, 5, 0, 1, 2, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21}, 4},
   };
   for (const Case& c : avx2_cases) {
@@ -229,6 +230,7 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
     const std::string text = gentt::plan_permute(d).describe();
     INFO(text);
     CHECK(text.find("stores: streaming") != std::string::npos);
+    if (c.elem == 4 && c.shape.size() == 3) CHECK(text.find("its block has 16 registers") != std::string::npos);
     for (int threads : {1, 2}) check_contiguous(c, "avx2", threads, rng);
   }
 }
