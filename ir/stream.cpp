@@ -90,8 +90,9 @@ bool target_streams(const Target& target) {
 
 void check_store_mode(const Target& target, StoreMode mode, const std::string& field) {
   if (mode == StoreMode::streaming && !target_streams(target))
-    throw UserError(field, fmt::format("\"streaming\" stores are implemented for avx512, avx512skx and avx2 only, not {}",
-                                       isa_name(target.isa)));
+    throw UserError(field,
+                    fmt::format("\"streaming\" stores are implemented for avx512, avx512skx and avx2 only, not {}",
+                                isa_name(target.isa)));
 }
 
 StreamChoice choose_streaming(const Kernel& cached, StoreMode mode, bool target_streams,
@@ -100,7 +101,8 @@ StreamChoice choose_streaming(const Kernel& cached, StoreMode mode, bool target_
   if (mode == StoreMode::cached) return {false, "stores: cached (the spec says `stores: cached`)"};
   if (!target_streams)
     return {false, "stores: cached (this target's backend has no streaming stores)"};
-  if ((vector_bytes != kLineBytes && vector_bytes != kLineBytes / 2) || cached.lanes * cached.elem_bytes != vector_bytes)
+  if ((vector_bytes != kLineBytes && vector_bytes != kLineBytes / 2) ||
+      cached.lanes * cached.elem_bytes != vector_bytes)
     return {false, fmt::format("stores: cached (a register of {} {}-byte elements is not a whole {}-byte vector)",
                                cached.lanes, cached.elem_bytes, vector_bytes)};
   if (vector_bytes < kLineBytes && cached.lanes == 1)

@@ -550,7 +550,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
       if (wide_tables) {
         std::int64_t block_in = 0;
         for (int c : wide_tables->programs.front().load_count) block_in += c * elem_bytes;
-        const TileChoice wide_tiling = tile_loops(wide_tables->loops, out_total, kTileMinBytes, block_in, kTileCacheBytes);
+        const TileChoice wide_tiling =
+            tile_loops(wide_tables->loops, out_total, kTileMinBytes, block_in, kTileCacheBytes);
         StreamTry w = try_stream(wide, *wide_tables, wide_tiling);
         if (w.blocks) {
           s = std::move(w);

@@ -100,7 +100,8 @@ std::unique_ptr<PreparedBlocks> prepare_portable(const BlockTables& tables, std:
                                                  const PrepareOptions& options) {
   const std::int64_t out_bytes = options.sink ? options.sink->out_elem_bytes : elem_bytes;
   auto programs = std::make_shared<std::vector<ElementMoves>>();
-  for (const auto& t : tables.programs) programs->push_back(element_moves(t, tables.lanes, tables.butterfly, elem_bytes, out_bytes));
+  for (const auto& t : tables.programs)
+    programs->push_back(element_moves(t, tables.lanes, tables.butterfly, elem_bytes, out_bytes));
   const std::shared_ptr<const std::vector<ElementMoves>> shared = std::move(programs);
   return over_regions(tables.loops, elem_bytes, out_bytes, options,
                       [&](const BlockLoops& loops, const PrepareOptions& o) -> std::unique_ptr<PreparedBlocks> {

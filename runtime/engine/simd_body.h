@@ -383,7 +383,8 @@ class SimdBlocks final : public PreparedBlocks {
         *step = off.size() > 1 ? off[1] - off[0] : 0;
         *step2 = off.size() > 1 ? off[half] - off[0] : 0;
         for (std::size_t r = 0; r < off.size(); ++r)
-          if (off[r] != off[0] + static_cast<std::int64_t>(r % half) * *step + static_cast<std::int64_t>(r / half) * *step2)
+          if (off[r] != off[0] + static_cast<std::int64_t>(r % half) * *step +
+                            static_cast<std::int64_t>(r / half) * *step2)
             return false;
         return true;
       };
