@@ -55,11 +55,14 @@ struct Placement {
   std::vector<int> reg, lane;
   explicit Placement(int64_t elements) : reg(elements, -1), lane(elements, -1) {}
   void put(const std::vector<int64_t>& content, int lanes) {
-    for (size_t i = 0; i < content.size(); ++i)
-      if (content[i] >= 0) {
-        reg[content[i]] = static_cast<int>(i / lanes);
-        lane[content[i]] = static_cast<int>(i % lanes);
-      }
+    const int regs = static_cast<int>(content.size()) / lanes;
+    const int64_t* c = content.data();
+    for (int r = 0; r < regs; ++r)
+      for (int l = 0; l < lanes; ++l, ++c)  // no division per element: it was a quarter of the planning time
+        if (*c >= 0) {
+          reg[*c] = r;
+          lane[*c] = l;
+        }
   }
 };
 
