@@ -3,7 +3,8 @@
 
     bench/stores_ab.py --set ttlg --isa avx2 [--min-mib 32] [--limit N] [--build-dir build]
 
-For every case of bench/sets/<set>.txt of at least --min-mib MiB, gentt-gen writes the same
+For every case of the set (as gentt_bench measures it: the build's manifest, first axes scaled
+to GENTT_BENCH_MAX_BYTES) of at least --min-mib MiB, gentt-gen writes the same
 kernel twice for --isa: with `"stores": "cached"` and with `"stores": "auto"` (the streaming
 variant where ir/stream.h's rule gives one). A small driver (bench/stores_ab_main.cpp) times
 both, the run-time library (gentt::plan_permute with the same isa) and the best plain copy
@@ -20,26 +21,20 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ELEM = {"int8": 1, "uint8": 1, "bool": 1, "int16": 2, "uint16": 2, "float16": 2, "bfloat16": 2, "int32": 4,
-        "uint32": 4, "float32": 4, "int64": 8, "uint64": 8, "float64": 8, "complex64": 8, "complex128": 16}
 
 
-def elem_bytes(dtype):
-    if dtype.startswith("bytes"):
-        return int(dtype[5:])
-    if dtype not in ELEM:
-        sys.exit(f"stores_ab: unknown dtype {dtype!r}")
-    return ELEM[dtype]
-
-
-def read_set(name):
+def read_manifest(build_dir, name):
+    """The set's cases as gentt_bench measures them (cases.tsv, written by gentt_bench_cases)."""
+    subprocess.run(["cmake", "--build", build_dir, "--target", f"gentt_bench_{name}_specs"], check=True,
+                   stdout=subprocess.DEVNULL)
     cases = []
-    with open(os.path.join(ROOT, "bench", "sets", name + ".txt")) as f:
+    with open(os.path.join(build_dir, "bench", "sets", name, "cases.tsv")) as f:
         for line in f:
-            if not line.strip() or line.startswith("#"):
+            if line.startswith("#") or not line.strip():
                 continue
-            dtype, shape, axes = (x.strip() for x in line.split(";"))
-            cases.append((dtype, [int(x) for x in shape.split()], [int(x) for x in axes.split()]))
+            _, dtype, elem, shape, axes, nbytes = line.rstrip("\n").split("\t")[:6]
+            cases.append((dtype, int(elem), [int(x) for x in shape.split(",")], [int(x) for x in axes.split(",")],
+                          int(nbytes)))
     return cases
 
 
@@ -52,13 +47,7 @@ def main():
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     args = ap.parse_args()
 
-    cases = []
-    for dtype, shape, perm in read_set(args.set):
-        n = elem_bytes(dtype)
-        for e in shape:
-            n *= e
-        if n >= args.min_mib * (1 << 20):
-            cases.append((dtype, shape, perm, n))
+    cases = [c for c in read_manifest(args.build_dir, args.set) if c[4] >= args.min_mib * (1 << 20)]
     if args.limit:
         cases = cases[: args.limit]
     if not cases:
@@ -72,7 +61,7 @@ def main():
 
     with tempfile.TemporaryDirectory() as tmp:
         kernels = []
-        for i, (dtype, shape, perm, _) in enumerate(cases):
+        for i, (dtype, _, shape, perm, _) in enumerate(cases):
             for mode, tag in (("cached", "c"), ("auto", "a")):
                 kernels.append({"name": f"k{i}_{tag}", "dtype": dtype, "shape": shape, "perm": perm,
                                 "isa": args.isa, "stores": mode})
@@ -86,9 +75,9 @@ def main():
             for i in range(len(cases)):
                 f.write(f'extern "C" void k{i}_c(const void*, void*);\nextern "C" void k{i}_a(const void*, void*);\n')
             f.write("inline const StoresAbCase kCases[] = {\n")
-            for i, (dtype, shape, perm, n) in enumerate(cases):
+            for i, (dtype, elem, shape, perm, n) in enumerate(cases):
                 name = f"{dtype} {'x'.join(map(str, shape))} ({','.join(map(str, perm))})"
-                f.write(f'  {{"{name}", {elem_bytes(dtype)}, {{{", ".join(map(str, shape))}}}, '
+                f.write(f'  {{"{name}", {elem}, {{{", ".join(map(str, shape))}}}, '
                         f'{{{", ".join(map(str, perm))}}}, {n}, k{i}_c, k{i}_a}},\n')
             f.write("};\n")
         exe = os.path.join(tmp, "stores_ab")

@@ -1,11 +1,11 @@
 // The driver of bench/stores_ab.py: each case's generated kernel with cached stores and with
 // `stores: auto`, the run-time library on the same ISA, and the best plain copy, interleaved in
-// one process (1 thread, huge-page buffers, out on a line), as "x best copy". cases.h (written
+// one process (timing.h; 1 thread, huge-page buffers, out on a line), as "x best copy" of the
+// medians of 5 rounds. cases.h (written
 // by the script) lists the cases and declares the kernels.
 #include <gentt/permute.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +13,7 @@
 
 #include "buffer.h"
 #include "stream_copy.h"
+#include "timing.h"
 
 struct StoresAbCase {
   const char* name;
@@ -26,14 +27,6 @@ struct StoresAbCase {
 
 #include "cases.h"
 
-namespace {
-
-double seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   const char* isa = argc > 1 ? argv[1] : "auto";
   for (const StoresAbCase& c : kCases) {
@@ -44,19 +37,15 @@ int main(int argc, char** argv) {
     d.perm = c.perm;
     d.isa = isa;
     const gentt::PermutePlan plan = gentt::plan_permute(d);
-    double copy = 1e30, cached = 1e30, automatic = 1e30, runtime = 1e30;
-    auto time = [](double& best, auto&& f) {
-      const double t = seconds();
-      f();
-      best = std::min(best, seconds() - t);
-    };
-    for (int round = 0; round < 5; ++round) {  // interleaved; the best of 5 each
-      time(cached, [&] { c.cached(in.data(), out.data()); });
-      time(automatic, [&] { c.automatic(in.data(), out.data()); });
-      time(runtime, [&] { plan.execute(in.data(), out.data()); });
-      time(copy, [&] { gentt::bench::stream_copy(out.data(), in.data(), static_cast<std::size_t>(c.bytes)); });
-      time(copy, [&] { std::memcpy(out.data(), in.data(), static_cast<std::size_t>(c.bytes)); });
-    }
+    const auto n = static_cast<std::size_t>(c.bytes);
+    // Interleaved rounds (timing.h): cached, auto, runtime, streaming copy, memcpy.
+    const auto t = gentt::bench::time_interleaved(
+        {[&] { c.cached(in.data(), out.data()); }, [&] { c.automatic(in.data(), out.data()); },
+         [&] { plan.execute(in.data(), out.data()); }, [&] { gentt::bench::stream_copy(out.data(), in.data(), n); },
+         [&] { std::memcpy(out.data(), in.data(), n); }},
+        gentt::bench::TimingOptions{1, 5, 1e-3});
+    const double copy = std::min(t[3].median_seconds, t[4].median_seconds);
+    const double cached = t[0].median_seconds, automatic = t[1].median_seconds, runtime = t[2].median_seconds;
     std::printf("%s\t%.2f\t%.2f\t%.2f\n", c.name, copy / cached, copy / automatic, copy / runtime);
     std::fflush(stdout);
   }

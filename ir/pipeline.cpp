@@ -44,9 +44,8 @@ Lowered run_pipeline(const Problem& problem) {
     if (vector_bytes < kLineBytes) {
       std::string why = halves_apart(*out.stream_kernel);
       if (!why.empty()) {
-        const Plan wide = make_plan(c, out.plan.lanes, kMinRegisterBits + 1);
-        if (wide.block_bits() > out.plan.block_bits()) {
-          Kernel k = lower(wide, problem.name + "_stream", LowerOptions{.streaming = true});
+        if (const std::optional<Plan> wide = plan_with_whole_lines(out.plan)) {
+          Kernel k = lower(*wide, problem.name + "_stream", LowerOptions{.streaming = true});
           verify_kernel(k);
           if (halves_apart(k).empty()) {
             out.stream_kernel = std::move(k);

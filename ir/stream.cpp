@@ -53,6 +53,14 @@ std::string halves_apart(const std::vector<int64_t>& full_store_offsets, int lan
   return "the two 32-byte halves of a line would be written far apart (partial-line writes to memory)";
 }
 
+std::optional<Plan> plan_with_whole_lines(const Plan& plan) {
+  Plan wide = make_plan(plan.problem, plan.lanes, kMinRegisterBits + 1);
+  if (wide.block_bits() <= plan.block_bits()) return std::nullopt;
+  wide.in_strides = plan.in_strides;
+  wide.out_strides = plan.out_strides;
+  return wide;
+}
+
 std::string halves_apart(const Kernel& k) {
   std::vector<int64_t> offsets;
   for (const auto& op : k.programs.front().ops)

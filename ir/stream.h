@@ -15,14 +15,17 @@
 // full block a multiple of the lanes, so that these stores land on whole vectors when `out` is
 // 64-byte aligned. The kernel checks the alignment of `out` at run time and falls back to the
 // cached variant otherwise. AVX2 (Zen 5, generated kernels, x best copy, bench/stores_ab.py): TTC
-// median 0.51 -> 0.79, TTLG 0.46 -> 0.56, up to 3.4x per case (docs/performance.md).
+// median 0.57 -> 0.86, TTLG 0.54 -> 0.62, up to 3.4x per case; two cases 8-13% slower
+// (docs/performance.md).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ir/kernel.h"
+#include "ir/plan.h"
 #include "ir/problem.h"
 
 namespace gentt {
@@ -64,6 +67,13 @@ std::string nests_off_lines(const Kernel& k);
 std::string halves_apart(const std::vector<int64_t>& full_store_offsets, int lanes,
                          const std::vector<LoopRegion>& nests);
 std::string halves_apart(const Kernel& streaming);  // the kernel's full-block stores and nests
+
+// When `plan`'s blocks store half lines (AVX2, float32 blocks of 8 x 8): the same problem planned
+// with one more register bit, the next output bit, so that each block stores both halves of its
+// lines (16 registers), with `plan`'s strides; nullopt when no bit joins (the output axis' extent
+// would need padding). The streaming variant of the generated kernels and of the run-time
+// library both take it.
+std::optional<Plan> plan_with_whole_lines(const Plan& plan);
 
 // Decides from the cached kernel. `target_streams`: the target's backend has
 // whole-line non-temporal stores of `vector_bytes`-byte vectors.

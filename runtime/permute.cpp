@@ -454,12 +454,13 @@ PermutePlan plan_permute(const PermuteDesc& d) {
 
   // Cache tiling of the two loops that read and write in order (ir/tiling.h), for outputs
   // far larger than the caches; tiles that do not divide the loops leave remainder regions.
-  TileChoice tiling;
-  if (simd) {
+  auto tile = [&](engine::BlockTables& t) {
     std::int64_t block_in = 0;
-    for (int c : tables->programs.front().load_count) block_in += c * elem_bytes;
-    tiling = tile_loops(tables->loops, out_total, kTileMinBytes, block_in, kTileCacheBytes);
-  }
+    for (int c : t.programs.front().load_count) block_in += c * elem_bytes;
+    return tile_loops(t.loops, out_total, kTileMinBytes, block_in, kTileCacheBytes);
+  };
+  TileChoice tiling;
+  if (simd) tiling = tile(*tables);
 
   // Streaming stores (ir/stream.h's rule) for an output far larger than the caches, with
   // registers of whole vectors of the engine (a 64-byte line on AVX-512, half of one on AVX2).
@@ -480,20 +481,20 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     sink = impl->transform->sink();
     cached_options.sink = &sink;
   }
-  // The engine `which` over the tables' blocks, walking every region of the tiles (the engines
-  // prepare the programs once for all regions: PrepareOptions::regions).
-  auto prepare = [&](const engine::BlockTables& t, const engine::PrepareOptions& o,
+  // The engine `which` over the tables' blocks, walking every region of the tiles `tl` (the
+  // engines prepare the programs once for all regions: PrepareOptions::regions).
+  auto prepare = [&](const engine::BlockTables& t, const TileChoice& tl, const engine::PrepareOptions& o,
                      const std::string& which) -> std::unique_ptr<engine::PreparedBlocks> {
     engine::PrepareOptions ro = o;
-    if (tiling.regions.size() > 1) ro.regions = &tiling.regions;
+    if (tl.regions.size() > 1) ro.regions = &tl.regions;
     if (which == "avx512") return engine::prepare_avx512(t, elem_bytes, ro, isa == EngineIsa::avx512);
     if (which == "avx2") return engine::prepare_avx2(t, elem_bytes, ro);
     return engine::prepare_portable(t, elem_bytes, ro);
   };
-  if (simd && is_avx512(isa)) impl->cached = prepare(*tables, cached_options, "avx512");
-  if (simd && isa == EngineIsa::avx2) impl->cached = prepare(*tables, cached_options, "avx2");
+  if (simd && is_avx512(isa)) impl->cached = prepare(*tables, tiling, cached_options, "avx512");
+  if (simd && isa == EngineIsa::avx2) impl->cached = prepare(*tables, tiling, cached_options, "avx2");
   impl->isa = engine_isa_name(impl->cached ? isa : EngineIsa::scalar);
-  if (!impl->cached) impl->cached = prepare(*tables, cached_options, "scalar");
+  if (!impl->cached) impl->cached = prepare(*tables, tiling, cached_options, "scalar");
   // The streaming blocks of plan `p` (tables `t`, tiled as `tl`): every loop, every region's
   // base and every full store on a whole vector when `out` is on a line; tiled loops keep their
   // tiles (measured faster than the input-order walk), untiled ones read in input order as the
@@ -529,11 +530,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
       if (std::string why = halves_apart(full_stores, p.lanes, nests); !why.empty()) return {nullptr, why};
     engine::PrepareOptions o = cached_options;  // no sink: streaming plans have no transform
     o.stream = true;
-    if (tl.regions.size() > 1) o.regions = &tl.regions;
-    const engine::BlockTables& walked = tl.tiled ? t : *in_order;
-    return {is_avx512(isa) ? engine::prepare_avx512(walked, elem_bytes, o, isa == EngineIsa::avx512)
-                           : engine::prepare_avx2(walked, elem_bytes, o),
-            "", tl.tiled};
+    return {prepare(tl.tiled ? t : *in_order, tl, o, is_avx512(isa) ? "avx512" : "avx2"), "", tl.tiled};
   };
   std::string stream_note;  // why there is no streaming plan, or how it differs from the cached one
   bool stream_tiled = false;
@@ -542,17 +539,12 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     // Half lines from blocks far apart: a block with one more register bit, the next output bit,
     // stores both halves of each of its lines (float32 blocks of 8 x 8 become 16 registers).
     if (!s.blocks && vector < kLineBytes && !s.why.empty()) {
-      Plan wide = make_plan(canon, plan.lanes, kMinRegisterBits + 1);
-      wide.in_strides = plan.in_strides;
-      wide.out_strides = plan.out_strides;
+      const std::optional<Plan> wide = plan_with_whole_lines(plan);
       std::optional<engine::BlockTables> wide_tables;
-      if (wide.block_bits() > plan.block_bits()) wide_tables = engine::make_block_tables(wide, LoopOrder::output);
+      if (wide) wide_tables = engine::make_block_tables(*wide, LoopOrder::output);
       if (wide_tables) {
-        std::int64_t block_in = 0;
-        for (int c : wide_tables->programs.front().load_count) block_in += c * elem_bytes;
-        const TileChoice wide_tiling =
-            tile_loops(wide_tables->loops, out_total, kTileMinBytes, block_in, kTileCacheBytes);
-        StreamTry w = try_stream(wide, *wide_tables, wide_tiling);
+        const TileChoice wide_tiling = tile(*wide_tables);
+        StreamTry w = try_stream(*wide, *wide_tables, wide_tiling);
         if (w.blocks) {
           s = std::move(w);
           s.why = "; its block has " + std::to_string(1 << wide_tables->reg_bits) +

@@ -58,7 +58,7 @@ struct Placement {
     const int regs = static_cast<int>(content.size()) / lanes;
     const int64_t* c = content.data();
     for (int r = 0; r < regs; ++r)
-      for (int l = 0; l < lanes; ++l, ++c)  // no division per element: it was a quarter of the planning time
+      for (int l = 0; l < lanes; ++l, ++c)  // no division per element (a quarter of make_block_tables)
         if (*c >= 0) {
           reg[*c] = r;
           lane[*c] = l;
