@@ -1,6 +1,7 @@
 #include "ir/loops.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -24,31 +25,94 @@ int64_t Kernel::iterations() const {
   return total;
 }
 
+namespace {
+
+// Rows copied whole (a kept axis) shorter than this are walked along the input (balanced order).
+constexpr int64_t kShortRowBytes = 512;
+
+// The number of elements of the contiguous run that starts at a block's base, along
+// `strides` (the input's or the output's), when the block and the loops inside cover
+// `covered[a]` elements of each axis a: axes are taken by increasing stride while each
+// continues the run (its stride is the run so far) and the ones before it are whole.
+int64_t contiguous_run(const std::vector<int64_t>& strides, const std::vector<int64_t>& extents,
+                       const std::vector<int64_t>& covered, const std::vector<int>& by_stride) {
+  int64_t run = 1;
+  for (int a : by_stride) {
+    if (std::llabs(strides[a]) != run) break;
+    run *= covered[a];
+    if (covered[a] < extents[a]) break;
+  }
+  return run;
+}
+
+std::vector<int> axes_by_stride(const std::vector<int64_t>& strides) {
+  std::vector<int> axes(strides.size());
+  for (size_t a = 0; a < axes.size(); ++a) axes[a] = static_cast<int>(a);
+  std::stable_sort(axes.begin(), axes.end(),
+                   [&](int x, int y) { return std::llabs(strides[x]) < std::llabs(strides[y]); });
+  return axes;
+}
+
+}  // namespace
+
 BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
   const Canonical& c = plan.problem;
   struct Walk {
     LoopDim dim;
     int block_index;  // -1: not a block axis
+    int axis;
   };
   std::vector<Walk> walks;
   for (int a = 0; a < c.rank(); ++a) {
     const BlockAxis* b = plan.find_block_axis(a);
     if (!b) {
-      walks.push_back({LoopDim{c.shape[a], plan.in_strides[a], plan.out_strides[a], -1, fmt::format("axis {}", a)}, -1});
+      walks.push_back(
+          {LoopDim{c.shape[a], plan.in_strides[a], plan.out_strides[a], -1, fmt::format("axis {}", a)}, -1, a});
     } else if (b->chunk < b->extent) {
       const auto j = static_cast<int>(b - plan.block_axes.data());
       walks.push_back({LoopDim{b->chunks(), b->chunk * plan.in_strides[a], b->chunk * plan.out_strides[a], -1,
                                b->tail() ? fmt::format("axis {} in chunks of {} (last: {})", a, b->chunk, b->tail())
                                          : fmt::format("axis {} in chunks of {}", a, b->chunk)},
-                       j});
+                       j, a});
     }
   }
-  if (order == LoopOrder::input)
+  if (order == LoopOrder::balanced) {
+    // From the block outwards: each step takes the loop over the first axis, in input order,
+    // that the block and the loops taken so far do not cover whole (it continues the input's
+    // run), or the same in output order: the input's where its run is the shorter, the
+    // output's otherwise. Where both runs are one short row (a kept axis: rows copied whole),
+    // the input's too: the next rows then lie next to it in the input, so the reads stay
+    // sequential for the prefetchers; the writes scatter over a few places instead. Measured
+    // on TTLG's kept-axis cases (rows of 120 and 136 bytes): 1.1-1.36x; rows of 2312 bytes
+    // (17^6 float64 axes 3,2,0,1,4,5) ran at 0.8 of output order that way.
+    std::vector<int64_t> covered(c.rank(), 1);
+    for (const auto& b : plan.block_axes) covered[b.axis] = std::min(b.chunk, b.extent);
+    const std::vector<int> in_axes = axes_by_stride(plan.in_strides), out_axes = axes_by_stride(plan.out_strides);
+    auto first_open = [&](const std::vector<int>& axes) {
+      for (int a : axes)
+        if (covered[a] < c.shape[a]) return a;
+      return -1;
+    };
+    std::vector<Walk> inside_out;
+    while (inside_out.size() < walks.size()) {
+      const int in_axis = first_open(in_axes), out_axis = first_open(out_axes);
+      const int64_t in_run = contiguous_run(plan.in_strides, c.shape, covered, in_axes);
+      const int64_t out_run = contiguous_run(plan.out_strides, c.shape, covered, out_axes);
+      int64_t unit = 1;  // elements the block and the loops so far cover
+      for (int64_t n : covered) unit *= n;
+      const bool short_row = in_run == unit && out_run == unit && in_run * c.elem_bytes < kShortRowBytes;
+      const int axis = in_axis != out_axis && (in_run < out_run || short_row) ? in_axis : out_axis;
+      inside_out.push_back(*std::find_if(walks.begin(), walks.end(), [&](const Walk& w) { return w.axis == axis; }));
+      covered[axis] = c.shape[axis];
+    }
+    walks.assign(inside_out.rbegin(), inside_out.rend());
+  } else if (order == LoopOrder::input) {
     std::stable_sort(walks.begin(), walks.end(),
                      [](const Walk& x, const Walk& y) { return x.dim.in_stride > y.dim.in_stride; });
-  else
+  } else {
     std::stable_sort(walks.begin(), walks.end(),
                      [](const Walk& x, const Walk& y) { return x.dim.out_stride > y.dim.out_stride; });
+  }
   BlockLoops out;
   for (auto& w : walks) {
     if (w.block_index >= 0 && plan.block_axes[w.block_index].tail()) {

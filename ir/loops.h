@@ -13,6 +13,13 @@ namespace gentt {
 enum class LoopOrder {
   output,  // outermost output stride first: consecutive blocks write neighbouring output
   input,   // outermost input stride first: sequential reads (the streaming variant's order)
+  // Built from the block outwards: the next loop inside is the one that continues the input's
+  // contiguous run or the one that continues the output's, whichever run is shorter so far
+  // (ties: the output's, except short rows copied whole: the input's). For large outputs whose
+  // loops are not cut into cache tiles (ir/tiling.h): 15^6 float64 axes (3,2,4,1,5,0), where
+  // output order reads 15 rows of 120 bytes at new places for every 1800 contiguous bytes it
+  // writes; balanced order reads those rows on.
+  balanced,
 };
 
 struct BlockLoops {

@@ -200,6 +200,12 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
                                        options.tile_cache_bytes);
   kernel.tiled = tiling.tiled;
   kernel.tiling = tiling.reason;
+  // Untiled walks of outputs past the last-level cache: ordered from the block outwards.
+  if (tiling.untiled_large && kernel.in_elements * c.elem_bytes >= options.balanced_min_bytes) {
+    walk = make_block_loops(plan, LoopOrder::balanced);
+    build_programs();
+    kernel.tiling += kBalancedReason;
+  }
   if (tiling.regions.size() > 1) kernel.regions = tiling.regions;
   if (options.streaming && !tiling.tiled) {
     walk = make_block_loops(plan, LoopOrder::input);

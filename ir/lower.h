@@ -17,6 +17,7 @@ struct LowerOptions {
   // Cache tiling (ir/tiling.h) of outputs of at least this many bytes; 0: never.
   int64_t tile_min_bytes = kTileMinBytes;
   int64_t tile_cache_bytes = kTileCacheBytes;  // a tile's input lines fit this budget
+  int64_t balanced_min_bytes = kBalancedMinBytes;  // untiled walks from this size: LoopOrder::balanced
 };
 
 Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOptions& options = {});

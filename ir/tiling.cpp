@@ -47,6 +47,7 @@ TileChoice tile_loops(BlockLoops& walk, int64_t out_bytes, int64_t min_bytes, in
     if (r == w || std::llabs(loops[d].in_stride) < std::llabs(loops[r].in_stride)) r = d;
   if (std::llabs(loops[r].in_stride) >= std::llabs(loops[w].in_stride)) {
     choice.reason = "loops: no tiling (the loops already read in order)";
+    choice.untiled_large = true;
     return choice;
   }
   // Square tiles whose input lines fit the budget.
@@ -65,6 +66,7 @@ TileChoice tile_loops(BlockLoops& walk, int64_t out_bytes, int64_t min_bytes, in
   const int64_t nr = tileable(R), nw = tileable(W);
   if (side < kMinTile || nr < kMinTile || nw < kMinTile || (nr <= side && nw <= side && R.tail_bit < 0 && W.tail_bit < 0)) {
     choice.reason = "loops: no tiling (the loops are too short for a tile)";
+    choice.untiled_large = true;
     return choice;
   }
   // Measured: 32x32 doubles 4096² float32; a 24x12 tile halved a TTC case. Only square-ish
@@ -73,6 +75,7 @@ TileChoice tile_loops(BlockLoops& walk, int64_t out_bytes, int64_t min_bytes, in
   const int64_t main_r = (nr / tr) * tr, main_w = (nw / tw) * tw;
   if (main_r < tr || main_w < tw) {
     choice.reason = "loops: no tiling (the loops are too short for a tile)";
+    choice.untiled_large = true;
     return choice;
   }
   const int64_t rem_r = R.count - main_r, rem_w = W.count - main_w;

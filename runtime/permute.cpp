@@ -461,6 +461,10 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   };
   TileChoice tiling;
   if (simd) tiling = tile(*tables);
+  if (tiling.untiled_large && out_total >= kBalancedMinBytes) {
+    *tables = engine::with_loop_order(*tables, plan, LoopOrder::balanced);
+    tiling.reason += kBalancedReason;
+  }
 
   // Streaming stores (ir/stream.h's rule) for an output far larger than the caches, with
   // registers of whole vectors of the engine (a 64-byte line on AVX-512, half of one on AVX2).

@@ -1074,23 +1074,23 @@ inline void paper_f32_27p5_p41203_block3(const paper_f32_27p5_p41203_elem* in, p
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 2, in_stride 16, out_stride 8503056, tail bit 0  (axis 3 in chunks of 16 (last: 11))
-//   i1: count 729, in_stride 729, out_stride 729  (axis 1)
-//   i2: count 27, in_stride 531441, out_stride 27  (axis 0)
+//   i0: count 729, in_stride 729, out_stride 729  (axis 1)
+//   i1: count 27, in_stride 531441, out_stride 27  (axis 0)
+//   i2: count 2, in_stride 16, out_stride 8503056, tail bit 0  (axis 3 in chunks of 16 (last: 11))
 //   i3: count 2, in_stride 432, out_stride 16, tail bit 1  (axis 2 in chunks of 16 (last: 11))
 void paper_f32_27p5_p41203_run(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
-  std::int64_t i0 = begin / 39366;
-  std::int64_t i1 = begin / 54 % 729;
-  std::int64_t i2 = begin / 2 % 27;
+  std::int64_t i0 = begin / 108;
+  std::int64_t i1 = begin / 4 % 27;
+  std::int64_t i2 = begin / 2 % 2;
   std::int64_t i3 = begin % 2;
-  std::int64_t in_off = i0 * 16 + i1 * 729 + i2 * 531441 + i3 * 432;
-  std::int64_t out_off = i0 * 8503056 + i1 * 729 + i2 * 27 + i3 * 16;
+  std::int64_t in_off = i0 * 729 + i1 * 531441 + i2 * 16 + i3 * 432;
+  std::int64_t out_off = i0 * 729 + i1 * 27 + i2 * 8503056 + i3 * 16;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
     const std::int64_t stop = i3 + (end - it < 2 - i3 ? end - it : 2 - i3);
     it += stop - i3;
-    switch (i0 == 1 ? 1 : 0) {
+    switch (i2 == 1 ? 1 : 0) {
       case 0: {
         const std::int64_t full_stop = stop < 1 ? stop : 1;
         for (; i3 < full_stop; ++i3, in_off += 432, out_off += 16) paper_f32_27p5_p41203_block0(in + in_off, out + out_off);
@@ -1112,15 +1112,15 @@ void paper_f32_27p5_p41203_run(const paper_f32_27p5_p41203_elem* in, paper_f32_2
     }
     if (i3 == 2) {
       i3 = 0;
-      in_off += 530577;
-      out_off -= 5;
-      if (++i2 == 27) {
+      in_off -= 848;
+      out_off += 8503024;
+      if (++i2 == 2) {
         i2 = 0;
-        in_off -= 14348178;
-        if (++i1 == 729) {
+        in_off += 531409;
+        out_off -= 17006085;
+        if (++i1 == 27) {
           i1 = 0;
-          in_off -= 531425;
-          out_off += 7971615;
+          in_off -= 14348178;
           ++i0;
         }
       }

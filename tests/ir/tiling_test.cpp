@@ -18,6 +18,7 @@
 #include "ir/stream.h"
 #include "ir/tiling.h"
 #include "ir/verify.h"
+#include "tests/ir/parts_check.h"
 #include "tests/ir/random_problem.h"
 
 using namespace gentt;
@@ -100,16 +101,7 @@ TEST_CASE("tiling: random tiled kernels match the reference, whole and in parts"
     ++tiled;
     with_regions += k.regions.size() > 1;
     verify_kernel(k);
-    const int64_t n = std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<>());
-    const auto in = test::random_bytes(rng, static_cast<size_t>(n * elem_bytes));
-    std::vector<unsigned char> want(in.size()), got(in.size(), 0xEE);
-    reference_permute(in.data(), want.data(), elem_bytes, shape, perm);
-    const int parts = 1 + static_cast<int>(rng() % 5);
-    std::vector<int> order(static_cast<size_t>(parts));
-    std::iota(order.begin(), order.end(), 0);
-    std::shuffle(order.begin(), order.end(), rng);
-    for (int part : order) interpret_part(k, in.data(), got.data(), part, parts);
-    REQUIRE(got == want);
+    REQUIRE(test::parts_match_reference(k, rng, elem_bytes, shape, perm));
   }
   CHECK(tiled >= 12);
   CHECK(with_regions >= 6);

@@ -212,6 +212,20 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
   };
   for (const Case& c : cases)
     for (int threads : {1, 2, 3, 0}) check_contiguous(c, "auto", threads, rng);
+  // 50 MiB of odd extents: loops too short for tiles, walked from the block outwards
+  // (LoopOrder::balanced), with tail blocks on every block axis.
+  {
+    const Case odd{{15, 15, 15, 15, 15, 17}, {3, 2, 4, 1, 5, 0}, 4};
+    gentt::PermuteDesc d;
+    d.elem_bytes = odd.elem;
+    d.shape = odd.shape;
+    d.perm = odd.perm;
+    const std::string text = gentt::plan_permute(d).describe();
+    INFO(text);
+    if (text.find("engine: scalar") == std::string::npos)
+      CHECK(text.find("loops ordered from the block outwards") != std::string::npos);
+    for (int threads : {1, 2}) check_contiguous(odd, "auto", threads, rng);
+  }
   // AVX2's streaming variant (two 32-byte streaming stores per line), tiled and in input order,
   // out on a line and off it (check_contiguous), where the CPU has AVX2.
   if (!gentt::cpu_supports("avx2")) return;

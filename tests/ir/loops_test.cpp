@@ -1,0 +1,114 @@
+// ir/loops.h: the loop orders around the block. LoopOrder::balanced (untiled walks of outputs
+// past the last-level cache) builds the nest from the block outwards, continuing the shorter of
+// the input's and the output's contiguous runs; kernels walked that way move every element as
+// the reference does, whole and in parts.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <bit>
+
+#include "ir/canonical.h"
+#include "ir/loops.h"
+#include "ir/lower.h"
+#include "ir/plan.h"
+#include "ir/tiling.h"
+#include "ir/verify.h"
+#include "tests/ir/parts_check.h"
+#include "tests/ir/random_problem.h"
+
+using namespace gentt;
+
+namespace {
+
+// The loops' notes, innermost first.
+std::vector<std::string> inside_out(const std::vector<LoopDim>& loops) {
+  std::vector<std::string> what;
+  for (auto l = loops.rbegin(); l != loops.rend(); ++l) what.push_back(l->what);
+  return what;
+}
+
+}  // namespace
+
+TEST_CASE("loops: balanced order continues the shorter run, output order on ties", "[loops]") {
+  // 15^6 float64 axes (3,2,4,1,5,0), blocks of 8 x 8 (axes 0 and 5). Output order walks axis 1
+  // (the output's next axis) around the block's two chunk loops, reading 15 new rows of 120
+  // bytes per 1800 contiguous output bytes; balanced puts axis 4 (the input's next axis) there.
+  const Plan ttlg = make_plan(canonicalize(8, {15, 15, 15, 15, 15, 15}, {3, 2, 4, 1, 5, 0}), 8);
+  const auto output = inside_out(make_block_loops(ttlg, LoopOrder::output).loops);
+  const auto balanced = inside_out(make_block_loops(ttlg, LoopOrder::balanced).loops);
+  REQUIRE(output.size() == 6);
+  REQUIRE(balanced.size() == 6);
+  CHECK_THAT(output[0], Catch::StartsWith("axis 0 in chunks"));
+  CHECK_THAT(output[1], Catch::StartsWith("axis 5 in chunks"));
+  CHECK(output[2] == "axis 1");
+  CHECK(output[3] == "axis 4");
+  // Block: runs of 8 and 8 (tie: the output's chunk loop, then the input's); then the input
+  // run is 15 elements against the output's 225: axis 4; then 225 each (tie): axis 1.
+  CHECK_THAT(balanced[0], Catch::StartsWith("axis 0 in chunks"));
+  CHECK_THAT(balanced[1], Catch::StartsWith("axis 5 in chunks"));
+  CHECK(balanced[2] == "axis 4");
+  CHECK(balanced[3] == "axis 1");
+  CHECK(balanced[4] == "axis 3");
+  CHECK(balanced[5] == "axis 2");
+
+  // A kept axis of 120 bytes (canonical (15, 225, 15, 15, 15) axes (3, 0, 2, 1, 4)): rows
+  // copied whole; the next loop continues the input (axis 3), not the output (axis 1). Rows of
+  // 2312 bytes (17^6 axes (3,2,0,1,4,5), canonical (17, 17, 17, 17, 289)) continue the output.
+  const Plan short_rows = make_plan(canonicalize(8, {15, 15, 15, 15, 15, 15}, {4, 0, 3, 1, 2, 5}), 8);
+  const auto kept = inside_out(make_block_loops(short_rows, LoopOrder::balanced).loops);
+  CHECK_THAT(kept[0], Catch::StartsWith("axis 4 in chunks"));
+  CHECK(kept[1] == "axis 3");
+  const Plan long_rows = make_plan(canonicalize(8, {17, 17, 17, 17, 17, 17}, {3, 2, 0, 1, 4, 5}), 8);
+  CHECK(inside_out(make_block_loops(long_rows, LoopOrder::balanced).loops)[1] ==
+        inside_out(make_block_loops(long_rows, LoopOrder::output).loops)[1]);
+
+  // A 2-D transpose: the runs stay equal, so balanced is output order.
+  const Plan square = make_plan(canonicalize(4, {4096, 4096}, {1, 0}), 16);
+  CHECK(inside_out(make_block_loops(square, LoopOrder::balanced).loops) ==
+        inside_out(make_block_loops(square, LoopOrder::output).loops));
+}
+
+TEST_CASE("loops: lowering takes the balanced order only for untiled outputs past the last-level cache",
+          "[loops]") {
+  const Plan big = make_plan(canonicalize(8, {15, 15, 15, 15, 15, 15}, {3, 2, 4, 1, 5, 0}), 8);  // 87 MiB
+  const Kernel k = lower(big, "k");
+  CHECK_FALSE(k.tiled);
+  CHECK_THAT(k.tiling, Catch::Contains("loops ordered from the block outwards"));
+  CHECK(k.loops.back().what.starts_with("axis 0 in chunks"));
+  CHECK(k.loops[k.loops.size() - 3].what == "axis 4");
+  verify_kernel(k);
+
+  // 4 MiB: large enough for tiles, but it stays in the last-level cache: output order.
+  const Kernel small = lower(make_plan(canonicalize(16, {64, 64, 64}, {2, 1, 0}), 4), "k");
+  CHECK_THAT(small.tiling, !Catch::Contains("from the block outwards"));
+  // Tiled walks keep their tiles.
+  const Kernel tiled = lower(make_plan(canonicalize(4, {4096, 4096}, {1, 0}), 16), "k");
+  CHECK(tiled.tiled);
+  CHECK_THAT(tiled.tiling, !Catch::Contains("from the block outwards"));
+}
+
+TEST_CASE("loops: random kernels in balanced order match the reference, whole and in parts", "[loops][property]") {
+  std::mt19937_64 rng(1517);
+  int reordered = 0;
+  for (int c = 0; c < 300; ++c) {
+    const test::RandomProblem p = test::random_problem(rng, 6, 6000);
+    const Canonical canon = canonicalize(p.elem_bytes, p.shape, p.perm);
+    const int lanes = static_cast<int>(
+        std::bit_floor(static_cast<uint64_t>(std::max<int64_t>(1, 64 / p.elem_bytes))));
+    const Plan plan = make_plan(canon, lanes);
+    const Kernel k = lower(plan, "k", LowerOptions{.tile_min_bytes = 1, .balanced_min_bytes = 1});
+    INFO(fmt::format("case {}: elem_bytes {} shape ({}) perm ({}): {}", c, p.elem_bytes, fmt::join(p.shape, ","),
+                     fmt::join(p.perm, ","), k.tiling));
+    if (k.tiled) continue;
+    const Kernel output = lower(plan, "k", LowerOptions{.tile_min_bytes = 0});
+    bool differs = output.loops.size() != k.loops.size();
+    for (size_t d = 0; !differs && d < k.loops.size(); ++d) differs = output.loops[d].what != k.loops[d].what;
+    reordered += differs;
+    verify_kernel(k);
+    REQUIRE(test::parts_match_reference(k, rng, p.elem_bytes, p.shape, p.perm));
+  }
+  CHECK(reordered >= 20);
+}
