@@ -85,6 +85,9 @@ struct Kernel {
   int unroll = 1;                      // iterations of the innermost loop per unrolled program
   std::vector<BlockProgram> unrolled;  // empty when unroll == 1, else one per program
   bool tiled = false;                  // the loops walk cache tiles (ir/tiling.h)
+  // Where not tiled, the loops' order for the banner: "in output order", "in input order" or
+  // "from the block outwards" (LoopOrder, ir/loops.h).
+  std::string order = "in output order";
   std::string tiling;                  // why they do or do not
   // Tiles with remainders: the nests that walk the blocks one after the other (flat iterations
   // of region 0 first), `loops` being region 0's. Empty: one nest, `loops` from offset 0. Every

@@ -76,7 +76,7 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
                        j, a});
     }
   }
-  if (order == LoopOrder::balanced) {
+  if (order == LoopOrder::balanced || order == LoopOrder::balanced_streaming) {
     // From the block outwards: each step takes the loop over the first axis, in input order,
     // that the block and the loops taken so far do not cover whole (it continues the input's
     // run), or the same in output order: the input's where its run is the shorter, the
@@ -101,7 +101,8 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
       int64_t unit = 1;  // elements the block and the loops so far cover
       for (int64_t n : covered) unit *= n;
       const bool short_row = in_run == unit && out_run == unit && in_run * c.elem_bytes < kShortRowBytes;
-      const int axis = in_axis != out_axis && (in_run < out_run || short_row) ? in_axis : out_axis;
+      const bool reads_first = order == LoopOrder::balanced_streaming && in_run == out_run;
+      const int axis = in_axis != out_axis && (in_run < out_run || short_row || reads_first) ? in_axis : out_axis;
       inside_out.push_back(*std::find_if(walks.begin(), walks.end(), [&](const Walk& w) { return w.axis == axis; }));
       covered[axis] = c.shape[axis];
     }
@@ -122,6 +123,31 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
     out.loops.push_back(w.dim);
   }
   return out;
+}
+
+LoopOrder streaming_order(const Plan& plan) {
+  const BlockLoops in_order = make_block_loops(plan, LoopOrder::input);
+  if (in_order.loops.size() < 2) return LoopOrder::input;
+  const auto next_out =
+      std::min_element(in_order.loops.begin(), in_order.loops.end(), [](const LoopDim& x, const LoopDim& y) {
+        return std::llabs(x.out_stride) < std::llabs(y.out_stride);
+      });
+  if (next_out != in_order.loops.begin()) return LoopOrder::input;
+  // Said as input order where both orders give the same nest (a 2-D transpose's short loops).
+  const BlockLoops balanced = make_block_loops(plan, LoopOrder::balanced_streaming);
+  for (size_t d = 0; d < balanced.loops.size(); ++d)
+    if (balanced.loops[d].what != in_order.loops[d].what) return LoopOrder::balanced_streaming;
+  return LoopOrder::input;
+}
+
+const char* order_text(LoopOrder order) {
+  switch (order) {
+    case LoopOrder::output: return "in output order";
+    case LoopOrder::input: return "in input order";
+    case LoopOrder::balanced: return "from the block outwards";
+    case LoopOrder::balanced_streaming: return "from the block outwards, reads first";
+  }
+  return "";
 }
 
 std::vector<int64_t> valid_extents(const Plan& plan, const BlockLoops& loops, int tail_mask, std::string* what) {

@@ -191,7 +191,7 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
 
   // Large outputs: the reading and the writing loop walked in cache tiles (tiling keeps the
   // loops' tail bits, so the programs above stay valid). Streaming stores need no write
-  // locality: an untiled streaming variant reads in input order instead.
+  // locality: an untiled streaming variant reads in input order instead (streaming_order).
   int64_t block_in = 0;
   for (const Op& op : kernel.programs.front().ops)
     if (op.kind == OpKind::load) block_in += op.count * c.elem_bytes;
@@ -205,11 +205,14 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
     walk = make_block_loops(plan, LoopOrder::balanced);
     build_programs();
     kernel.tiling += kBalancedReason;
+    kernel.order = order_text(LoopOrder::balanced);
   }
   if (tiling.regions.size() > 1) kernel.regions = tiling.regions;
   if (options.streaming && !tiling.tiled) {
-    walk = make_block_loops(plan, LoopOrder::input);
+    const LoopOrder order = streaming_order(plan);
+    walk = make_block_loops(plan, order);
     build_programs();
+    kernel.order = order_text(order);
   }
   kernel.loops = walk.loops;
   if (options.streaming)

@@ -10,8 +10,9 @@
 namespace gentt {
 
 struct LowerOptions {
-  // The streaming variant (ir/stream.h): loops in input order, outermost input axis first,
-  // so that reads are sequential, and every whole-vector store at a lane-aligned offset marked
+  // The streaming variant (ir/stream.h): untiled loops in input order, outermost input axis
+  // first, so that reads are sequential (or ir/loops.h's streaming_order), and every whole-vector
+  // store at a lane-aligned offset marked
   // `stream`. Only for plans that stream_alignment_problem() accepts.
   bool streaming = false;
   // Cache tiling (ir/tiling.h) of outputs of at least this many bytes; 0: never.

@@ -127,7 +127,9 @@ StreamChoice choose_streaming(const Kernel& cached, StoreMode mode, bool target_
                                                                        size_text(bytes), size_text(kStreamMinBytes)),
                             vector_bytes == kLineBytes ? "whole-line stores" : "32-byte stores (two per line)",
                             cached.tiled ? "the loops walk the same cache tiles"
-                                         : "the loops run in input order so reads are sequential")};
+                                         : "the loops run in input order so reads are sequential (from the "
+                                           "block outwards where input order walks the output's next axis "
+                                           "outermost)")};
 }
 
 }  // namespace gentt

@@ -501,13 +501,15 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   if (!impl->cached) impl->cached = prepare(*tables, tiling, cached_options, "scalar");
   // The streaming blocks of plan `p` (tables `t`, tiled as `tl`): every loop, every region's
   // base and every full store on a whole vector when `out` is on a line; tiled loops keep their
-  // tiles (measured faster than the input-order walk), untiled ones read in input order as the
-  // generated kernels' streaming variant does (on AVX2 too: in output order it measured 0.1-0.3
-  // of the best copy slower on 16^6 float64). Null blocks: no streaming, `why` says why (or "").
+  // tiles (measured faster than the input-order walk), untiled ones read in input order (or
+  // from the block outwards: ir/loops.h's streaming_order) as the generated kernels' streaming
+  // variant does (on AVX2 too: in output order it measured 0.1-0.3 of the best copy slower on
+  // 16^6 float64). Null blocks: no streaming, `why` says why (or "").
   struct StreamTry {
     std::unique_ptr<engine::PreparedBlocks> blocks;
     std::string why;
     bool tiled = false;
+    LoopOrder order = LoopOrder::input;  // where untiled
   };
   auto try_stream = [&](const Plan& p, const engine::BlockTables& t, const TileChoice& tl) -> StreamTry {
     std::vector<LoopRegion> nests = tl.regions;
@@ -524,20 +526,22 @@ PermutePlan plan_permute(const PermuteDesc& d) {
           if ((prog.store_offset[r] * elem_bytes) % vector != 0) return {};
           if (&prog == &t.programs.front()) full_stores.push_back(prog.store_offset[r]);
         }
-    std::optional<engine::BlockTables> in_order;
+    std::optional<engine::BlockTables> untiled;
+    const LoopOrder order = streaming_order(p);
     if (!tl.tiled) {
-      in_order = engine::with_loop_order(t, p, LoopOrder::input);
-      nests = {LoopRegion{0, 0, in_order->loops.loops}};
+      untiled = engine::with_loop_order(t, p, order);
+      nests = {LoopRegion{0, 0, untiled->loops.loops}};
     }
     // Half-line vectors (AVX2) stream only where the walk writes every line whole at once.
     if (vector < kLineBytes)
       if (std::string why = halves_apart(full_stores, p.lanes, nests); !why.empty()) return {nullptr, why};
     engine::PrepareOptions o = cached_options;  // no sink: streaming plans have no transform
     o.stream = true;
-    return {prepare(tl.tiled ? t : *in_order, tl, o, is_avx512(isa) ? "avx512" : "avx2"), "", tl.tiled};
+    return {prepare(tl.tiled ? t : *untiled, tl, o, is_avx512(isa) ? "avx512" : "avx2"), "", tl.tiled, order};
   };
   std::string stream_note;  // why there is no streaming plan, or how it differs from the cached one
   bool stream_tiled = false;
+  LoopOrder stream_order = LoopOrder::input;
   if (stream && impl->cached && impl->isa != "scalar") {
     StreamTry s = try_stream(plan, *tables, tiling);
     // Half lines from blocks far apart: a block with one more register bit, the next output bit,
@@ -559,6 +563,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     }
     impl->stream = std::move(s.blocks);
     stream_tiled = s.tiled;
+    stream_order = s.order;
     if (!s.why.empty()) stream_note = impl->stream ? s.why : " (" + s.why + ")";
   }
 
@@ -576,7 +581,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   text << "stores: "
        << (!impl->stream ? "cached" + stream_note
            : stream_tiled ? "streaming when out is 64-byte aligned (tiled output-order loops)"
-                          : "streaming when out is 64-byte aligned (input-order loops)")
+                          : std::string("streaming when out is 64-byte aligned (loops ") + order_text(stream_order) +
+                                ")")
        << (impl->stream && vector < kLineBytes ? ", two 32-byte stores per line" + stream_note : "")
        << "\n";
   impl->description = text.str();

@@ -9,11 +9,13 @@
 
 #include <algorithm>
 #include <bit>
+#include <numeric>
 
 #include "ir/canonical.h"
 #include "ir/loops.h"
 #include "ir/lower.h"
 #include "ir/plan.h"
+#include "ir/stream.h"
 #include "ir/tiling.h"
 #include "ir/verify.h"
 #include "tests/ir/parts_check.h"
@@ -71,6 +73,21 @@ TEST_CASE("loops: balanced order continues the shorter run, output order on ties
         inside_out(make_block_loops(square, LoopOrder::output).loops));
 }
 
+TEST_CASE("loops: a streaming variant walks from the block outwards where input order writes the output's next "
+          "axis outermost", "[loops]") {
+  // Full reversal: in input order the loop over the output's next axis is the outermost.
+  CHECK(streaming_order(make_plan(canonicalize(8, {16, 16, 16, 16, 16, 16}, {5, 4, 3, 2, 1, 0}), 8)) ==
+        LoopOrder::balanced_streaming);
+  CHECK(streaming_order(make_plan(canonicalize(8, {16, 16, 16, 16, 16, 16}, {4, 1, 2, 5, 3, 0}), 8)) ==
+        LoopOrder::balanced_streaming);
+  // Input order walks axis 1 (the output's next axis) inside axis 0: input order.
+  CHECK(streaming_order(make_plan(canonicalize(4, {75, 96, 75, 96}, {3, 0, 2, 1}), 16)) == LoopOrder::input);
+  const Plan reversed = make_plan(canonicalize(8, {16, 16, 16, 16, 16, 16}, {5, 4, 3, 2, 1, 0}), 8);
+  const Kernel k = lower(reversed, "k", LowerOptions{.streaming = true});
+  CHECK(k.order == "from the block outwards, reads first");
+  CHECK(lower(reversed, "k").order == "from the block outwards");
+}
+
 TEST_CASE("loops: lowering takes the balanced order only for untiled outputs past the last-level cache",
           "[loops]") {
   const Plan big = make_plan(canonicalize(8, {15, 15, 15, 15, 15, 15}, {3, 2, 4, 1, 5, 0}), 8);  // 87 MiB
@@ -92,8 +109,8 @@ TEST_CASE("loops: lowering takes the balanced order only for untiled outputs pas
 
 TEST_CASE("loops: random kernels in balanced order match the reference, whole and in parts", "[loops][property]") {
   std::mt19937_64 rng(1517);
-  int reordered = 0;
-  for (int c = 0; c < 300; ++c) {
+  int reordered = 0, streaming_balanced = 0;
+  for (int c = 0; c < 800; ++c) {
     const test::RandomProblem p = test::random_problem(rng, 6, 6000);
     const Canonical canon = canonicalize(p.elem_bytes, p.shape, p.perm);
     const int lanes = static_cast<int>(
@@ -109,6 +126,30 @@ TEST_CASE("loops: random kernels in balanced order match the reference, whole an
     reordered += differs;
     verify_kernel(k);
     REQUIRE(test::parts_match_reference(k, rng, p.elem_bytes, p.shape, p.perm));
+    // The streaming variant, where the plan has one (its order: streaming_order).
+    if (!choose_streaming(output, StoreMode::streaming, true, 64).stream) continue;
+    const Kernel s = lower(plan, "k", LowerOptions{.streaming = true, .tile_min_bytes = 0});
+    streaming_balanced += streaming_order(plan) == LoopOrder::balanced_streaming;
+    verify_kernel(s);
+    REQUIRE(test::parts_match_reference(s, rng, p.elem_bytes, p.shape, p.perm));
   }
-  CHECK(reordered >= 20);
+  CHECK(reordered >= 40);
+  // Full reversals whose output rows are whole vectors (the first input axis a multiple of the
+  // lanes): streaming variants, most of them walked from the block outwards.
+  for (int c = 0; c < 40; ++c) {
+    const int64_t elem_bytes = c % 2 ? 8 : 4, lanes = 64 / elem_bytes;
+    std::vector<int64_t> shape = {lanes * (1 + static_cast<int64_t>(rng() % 3))};
+    const int rank = 3 + static_cast<int>(rng() % 3);
+    for (int a = 1; a < rank; ++a) shape.push_back(2 + static_cast<int64_t>(rng() % 8));
+    std::vector<int> perm(shape.size());
+    std::iota(perm.rbegin(), perm.rend(), 0);
+    const Plan plan = make_plan(canonicalize(elem_bytes, shape, perm), static_cast<int>(lanes));
+    INFO(fmt::format("reversal {}: elem_bytes {} shape ({})", c, elem_bytes, fmt::join(shape, ",")));
+    REQUIRE(choose_streaming(lower(plan, "k"), StoreMode::streaming, true, 64).stream);
+    const Kernel s = lower(plan, "k", LowerOptions{.streaming = true, .tile_min_bytes = 0});
+    streaming_balanced += streaming_order(plan) == LoopOrder::balanced_streaming;
+    verify_kernel(s);
+    REQUIRE(test::parts_match_reference(s, rng, elem_bytes, shape, perm));
+  }
+  CHECK(streaming_balanced >= 20);
 }
