@@ -306,6 +306,23 @@ TEST_CASE("permute: kept innermost axes move whole rows (row engine)", "[permute
     check_contiguous(c, "auto", threads, rng);
     if (avx2 && gentt::cpu_supports("avx2")) check_contiguous(c, "avx2", 2, rng);
   }
+  // Rows of 120 bytes (40 MiB, planned only): most of their lines are shared with neighbouring
+  // rows, so no streaming plan (its rows' own lines streamed next to cached shared ones ran at
+  // 0.2-0.8 of the cached plan).
+  gentt::PermuteDesc d;
+  d.elem_bytes = 8;
+  d.shape = {24, 24, 24, 24, 15};
+  d.perm = {3, 2, 1, 0, 4};
+  if (gentt::cpu_supports("avx512skx")) {
+    d.isa = "avx512skx";
+    CHECK_THAT(gentt::plan_permute(d).describe(), Catch::Contains("stores: cached (rows of 120 bytes"));
+  }
+  if (gentt::cpu_supports("avx2")) {
+    d.isa = "avx2";
+    CHECK_THAT(gentt::plan_permute(d).describe(), Catch::Contains("AVX2 streams only rows of whole 64-byte lines"));
+    d.shape = {24, 24, 24, 24, 16};  // rows of two whole lines
+    CHECK_THAT(gentt::plan_permute(d).describe(), Catch::Contains("stores: streaming for each row's whole lines"));
+  }
 }
 
 TEST_CASE("permute: strided views (sub-tensors, negative strides, padded outputs)", "[permute]") {
