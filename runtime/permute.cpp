@@ -543,7 +543,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
           if (&prog == &t.programs.front()) full_stores.push_back(prog.store_offset[r]);
         }
     std::optional<engine::BlockTables> untiled;
-    const LoopOrder order = streaming_order(p);
+    const LoopOrder order = tl.tiled ? LoopOrder::input : streaming_order(p);
     if (!tl.tiled) {
       untiled = engine::with_loop_order(t, p, order);
       nests = {LoopRegion{0, 0, untiled->loops.loops}};
