@@ -200,16 +200,17 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
                                        options.tile_cache_bytes);
   kernel.tiled = tiling.tiled;
   kernel.tiling = tiling.reason;
-  // Untiled walks of outputs past the last-level cache: ordered from the block outwards.
-  if (tiling.untiled_large && kernel.in_elements * c.elem_bytes >= options.balanced_min_bytes) {
-    walk = make_block_loops(plan, LoopOrder::balanced);
-    build_programs();
-    kernel.tiling += kBalancedReason;
-    kernel.order = order_text(LoopOrder::balanced);
-  }
   if (tiling.regions.size() > 1) kernel.regions = tiling.regions;
+  // Untiled walks: the streaming variant's own order (streaming_order); the cached walk of an
+  // output past the last-level cache from the block outwards; otherwise output order.
+  LoopOrder order = LoopOrder::output;
   if (options.streaming && !tiling.tiled) {
-    const LoopOrder order = streaming_order(plan);
+    order = streaming_order(plan);
+  } else if (tiling.untiled_large && kernel.in_elements * c.elem_bytes >= options.balanced_min_bytes) {
+    order = LoopOrder::balanced;
+    kernel.tiling += kBalancedReason;
+  }
+  if (order != LoopOrder::output) {
     walk = make_block_loops(plan, order);
     build_programs();
     kernel.order = order_text(order);

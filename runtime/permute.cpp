@@ -339,7 +339,8 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
       spec.isa == engine::RowIsa::avx512 ? row_bytes >= 2 * kLineBytes || row_bytes % kLineBytes == 0
       : spec.isa == engine::RowIsa::avx2 ? row_bytes % kLineBytes == 0
                                          : false;
-  if (stream_rows && !impl.transform && out_total >= kStreamMinBytes) {
+  const bool large = !impl.transform && out_total >= kStreamMinBytes;  // streaming pays from here
+  if (stream_rows && large) {
     impl.stream_any_alignment = true;  // each row streams its own whole lines
     std::vector<LoopDim> in_order = out_order;
     std::stable_sort(in_order.begin(), in_order.end(),
@@ -356,7 +357,6 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
   if (impl.transform) text << "transform: " << impl.transform->describe() << "\n";
   text << "loops: output order (cached), no tiling: each row reads in order\n";
   text << "stores: ";
-  const bool large = !impl.transform && out_total >= kStreamMinBytes;
   if (!impl.stream && large && spec.isa == engine::RowIsa::avx512)
     text << "cached (rows of " << row_bytes << " bytes: most of their lines are shared with neighbouring rows)";
   else if (!impl.stream && large && spec.isa == engine::RowIsa::avx2)
