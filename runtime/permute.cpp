@@ -587,7 +587,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   for (int k = 0; k < canon.rank(); ++k) text << (k ? "," : "") << canon.perm[k];
   text << ")\n";
   text << "engine: " << impl->isa << ", " << plan.lanes << " lanes of " << elem_bytes << " bytes, "
-       << (1 << tables->reg_bits) << " registers, " << tables->programs.front().passes.size()
+       << (1 << tables->reg_bits) << " registers, " << tables->programs.front().pass_count
        << (tables->butterfly ? " butterfly step(s)" : " reorder pass(es)") << ", " << tables->programs.size()
        << " block program(s), " << impl->cached->iterations() << " blocks, " << impl->parts << " part(s)\n";
  text << "  " << impl->cached->describe() << "\n";
@@ -611,14 +611,32 @@ PermutePlan plan_permute(const PermuteDesc& d) {
 
 namespace {
 
+// The plan cache's key: every field of the description, as raw bytes with each string and array
+// preceded by its length, so that two descriptions share a key only if they are equal (alpha and
+// beta compared bit for bit). Built with a few appends: formatting numbers as text made the key
+// most of a cached call's cost.
 std::string cache_key(const PermuteDesc& d) {
-  std::string k = d.dtype + '|' + std::to_string(d.elem_bytes) + '|' + join(d.shape) + '|';
-  for (int p : d.perm) k += std::to_string(p) + ',';
-  k += '|' + join(d.in_strides) + '|' + join(d.out_strides) + '|' + d.out_dtype + '|';
-  char buf[128];
-  std::snprintf(buf, sizeof buf, "%a,%a,%a,%a|%d|", d.alpha.real(), d.alpha.imag(), d.beta.real(), d.beta.imag(),
-                d.threads);
-  return k + buf + d.isa;
+  std::string k;
+  k.reserve(96 + d.dtype.size() + d.out_dtype.size() + d.isa.size() +
+            8 * (d.shape.size() + d.perm.size() + d.in_strides.size() + d.out_strides.size()));
+  const auto bytes = [&k](const void* p, std::size_t n) { k.append(static_cast<const char*>(p), n); };
+  const auto sized = [&](const void* p, std::size_t count, std::size_t elem) {
+    const std::uint64_t n = count;
+    bytes(&n, sizeof n);
+    bytes(p, count * elem);
+  };
+  sized(d.dtype.data(), d.dtype.size(), 1);
+  bytes(&d.elem_bytes, sizeof d.elem_bytes);
+  sized(d.shape.data(), d.shape.size(), sizeof(std::int64_t));
+  sized(d.perm.data(), d.perm.size(), sizeof(int));
+  sized(d.in_strides.data(), d.in_strides.size(), sizeof(std::int64_t));
+  sized(d.out_strides.data(), d.out_strides.size(), sizeof(std::int64_t));
+  sized(d.out_dtype.data(), d.out_dtype.size(), 1);
+  const double scale[4] = {d.alpha.real(), d.alpha.imag(), d.beta.real(), d.beta.imag()};
+  bytes(scale, sizeof scale);
+  bytes(&d.threads, sizeof d.threads);
+  sized(d.isa.data(), d.isa.size(), 1);
+  return k;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "runtime/engine/block_tables.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "ir/block_space.h"
 #include "ir/error.h"
@@ -9,16 +10,58 @@ namespace gentt::engine {
 
 namespace {
 
-// Per block element id (2^block_bits of them): offsets in both tensors, computed once per plan.
-struct IdOffsets {
-  std::vector<int64_t> in, out;
-  IdOffsets(const BlockSpace& space, int bits) : in(int64_t{1} << bits), out(int64_t{1} << bits) {
-    for (int64_t id = 0; id < static_cast<int64_t>(in.size()); ++id) {
-      in[id] = space.in_offset(id);
-      out[id] = space.out_offset(id);
-    }
-  }
+// A block element id (below 2^block_bits: 4096 for 64 lanes of 64 registers).
+using ElemId = int32_t;
+
+// The per-element work arrays of one make_block_tables call, kept per thread between calls and
+// reused (assign() keeps their capacity). Allocated afresh per plan, their 200-300 KiB went back
+// to the system at each plan's end and came back as page faults at the next: 13 a plan, several
+// hundred microseconds of a 1-byte plan in a virtual machine.
+struct Scratch {
+  std::vector<int64_t> in_offset, out_offset;  // per element id, in both tensors (fill_offsets)
+  std::vector<char> valid;                     // per element id, in the program being built
+  std::vector<int32_t> pos, next;              // Placement
+  std::vector<ElemId> content, moved;          // per register and lane: the element there (-1: none)
+  std::vector<ElemId> full_loaded, full_stored;  // FullLanes
 };
+
+Scratch& thread_scratch() {
+  thread_local Scratch scratch;
+  return scratch;
+}
+
+// Offsets of every block element id in both tensors. An offset is linear in the id's bits (bit b
+// of axis j's coordinate adds stride_j << b), so each id's is that of the id without its lowest
+// bit plus that bit's weight: O(1) per id.
+void fill_offsets(const BlockSpace& space, int bits, std::vector<int64_t>& in, std::vector<int64_t>& out) {
+  in.assign(size_t{1} << bits, 0);
+  out.assign(size_t{1} << bits, 0);
+  std::vector<int64_t> in_weight(static_cast<size_t>(bits), 0), out_weight(static_cast<size_t>(bits), 0);
+  for (const auto& ax : space.axes)
+    for (int b = 0; b < ax.bits; ++b) {
+      in_weight[static_cast<size_t>(ax.shift + b)] = ax.in_stride * (int64_t{1} << b);
+      out_weight[static_cast<size_t>(ax.shift + b)] = ax.out_stride * (int64_t{1} << b);
+    }
+  for (size_t id = 1; id < in.size(); ++id) {
+    const auto low = static_cast<size_t>(std::countr_zero(id));
+    in[id] = in[id & (id - 1)] + in_weight[low];
+    out[id] = out[id & (id - 1)] + out_weight[low];
+  }
+}
+
+// valid[id] = space.is_valid(id, extent) for every block element id: all true, then the ids whose
+// coordinate on a tail axis is at or past its valid extent cleared as whole runs.
+void mark_valid(const BlockSpace& space, const std::vector<int64_t>& extent, std::vector<char>& valid) {
+  std::fill(valid.begin(), valid.end(), char{1});
+  const int64_t elements = static_cast<int64_t>(valid.size());
+  for (size_t j = 0; j < space.axes.size(); ++j) {
+    const auto& ax = space.axes[j];
+    if (extent[j] >= ax.chunk) continue;
+    const int64_t run = int64_t{1} << ax.shift, period = run << ax.bits;
+    for (int64_t base = 0; base < elements; base += period)
+      std::fill(valid.begin() + base + extent[j] * run, valid.begin() + base + period, char{0});
+  }
+}
 
 // The element ids of a layout: element(r, l) = lane[l] | reg[r], or -1 where lane[l] is -1 (a lane
 // bit on an empty position).
@@ -49,20 +92,18 @@ struct PassLayouts {
   }
 };
 
-// Where each block element currently sits: register and lane (entries of elements not in the
-// current content are stale and never read).
+// Where each block element currently sits, as register << lane_shift | lane (entries of elements
+// not in the current content are stale and never read), and where it sits after the pass being
+// built (`next`). One packed entry and no separate placement sweep per pass: the tracking is
+// most of a 1-byte plan's planning time (64 registers x 64 lanes x 6 passes).
 struct Placement {
-  std::vector<int> reg, lane;
-  explicit Placement(int64_t elements) : reg(elements, -1), lane(elements, -1) {}
-  void put(const std::vector<int64_t>& content, int lanes) {
-    const int regs = static_cast<int>(content.size()) / lanes;
-    const int64_t* c = content.data();
-    for (int r = 0; r < regs; ++r)
-      for (int l = 0; l < lanes; ++l, ++c)  // no division per element (a quarter of make_block_tables)
-        if (*c >= 0) {
-          reg[*c] = r;
-          lane[*c] = l;
-        }
+  std::vector<int32_t>& pos;
+  std::vector<int32_t>& next;
+  int lane_shift = 0;
+  Placement(Scratch& scratch, int64_t elements, int lanes) : pos(scratch.pos), next(scratch.next) {
+    pos.assign(static_cast<size_t>(elements), -1);
+    next.assign(static_cast<size_t>(elements), -1);
+    while ((1 << lane_shift) < lanes) ++lane_shift;
   }
 };
 
@@ -71,7 +112,7 @@ struct Placement {
 // valid elements are distinct unless a view repeats elements (stride 0), which is no run either,
 // so a run is exactly count elements spanning count offsets: placed by offset, no sort.
 int contiguous_run(const LayoutIds& ids, const std::vector<char>& valid, const std::vector<int64_t>& offset, int64_t r,
-                   int64_t* run) {
+                   ElemId* run) {
   const int lanes = static_cast<int>(ids.lane.size());
   int64_t lo = 0, hi = -1;
   int count = 0;
@@ -85,19 +126,27 @@ int contiguous_run(const LayoutIds& ids, const std::vector<char>& valid, const s
   }
   if (count == 0) return 0;
   if (hi - lo + 1 != count) return -1;
-  std::fill(run, run + count, int64_t{-1});
+  std::fill(run, run + count, ElemId{-1});
   for (int l = 0; l < lanes; ++l) {
     const int64_t id = ids.element(r, l);
     if (id < 0 || !valid[id]) continue;
-    int64_t& slot = run[offset[id] - lo];
+    ElemId& slot = run[offset[id] - lo];
     if (slot >= 0) return -1;  // a repeated offset
-    slot = id;
+    slot = static_cast<ElemId>(id);
   }
   return count;
 }
 
-std::optional<ProgramTables> make_program(const Plan& plan, const IdOffsets& offsets, const PassLayouts& layouts,
-                                          const std::vector<char>& valid, Placement& where, std::string what) {
+// The element ids in each lane of the full block's program (program 0) after its loads and after
+// its last pass (-1: padding), for deriving tail programs from it (tail_from_full).
+struct FullLanes {
+  std::vector<ElemId>& loaded;
+  std::vector<ElemId>& stored;
+};
+
+std::optional<ProgramTables> make_program(const Plan& plan, const Scratch& offsets, const PassLayouts& layouts,
+                                          const std::vector<char>& valid, Placement& where, std::vector<ElemId>& content,
+                                          std::vector<ElemId>& moved, std::string what, FullLanes* keep) {
   const int lanes = plan.lanes;
   const int64_t regs = static_cast<int64_t>(layouts.ids.front().reg.size());
   ProgramTables t;
@@ -107,59 +156,124 @@ std::optional<ProgramTables> make_program(const Plan& plan, const IdOffsets& off
 
   // Loads: each register's valid elements, a contiguous input run, land in lanes 0.. in input order.
   // content[r * lanes + l]: the element in register r, lane l (-1: padding).
-  std::vector<int64_t> content(regs * lanes, -1), moved(regs * lanes, -1);
+  content.assign(static_cast<size_t>(regs * lanes), -1);
+  moved.assign(static_cast<size_t>(regs * lanes), -1);
   for (int64_t r = 0; r < regs; ++r) {
-    const int count = contiguous_run(layouts.ids[0], valid, offsets.in, r, content.data() + r * lanes);
+    const int count = contiguous_run(layouts.ids[0], valid, offsets.in_offset, r, content.data() + r * lanes);
     if (count < 0) return std::nullopt;
     t.load_count.push_back(count);
-    t.load_offset.push_back(count ? offsets.in[content[r * lanes]] : 0);
+    t.load_offset.push_back(count ? offsets.in_offset[content[r * lanes]] : 0);
   }
+  if (keep) keep->loaded = content;
+  for (int64_t i = 0; i < regs * lanes; ++i)
+    if (content[i] >= 0) where.pos[content[i]] = static_cast<int32_t>(((i / lanes) << where.lane_shift) | (i % lanes));
 
   const int steps = layouts.steps;
   const int passes = std::max(steps, 1);
+  const int32_t lane_mask = (1 << where.lane_shift) - 1;
+  auto index = std::make_shared<std::vector<LaneIndex>>();
+  index->reserve(static_cast<size_t>(passes * regs * lanes));
   for (int s = 0; s < passes; ++s) {
     const LayoutIds& ids = layouts.ids[s + 1];
     const bool last = s == passes - 1;
-    where.put(content, lanes);
-    std::vector<std::vector<int>> index(regs, std::vector<int>(lanes, -1));
+    const size_t at = index->size();
+    index->resize(at + static_cast<size_t>(regs * lanes), -1);
+    LaneIndex* pass = index->data() + at;
     bool identity = true;
-    std::fill(moved.begin(), moved.end(), int64_t{-1});
     for (int64_t r = 0; r < regs; ++r) {
-      int64_t* row = moved.data() + r * lanes;
+      ElemId* row = moved.data() + r * lanes;
       if (last) {
-        if (contiguous_run(ids, valid, offsets.out, r, row) < 0) return std::nullopt;
+        std::fill(row, row + lanes, ElemId{-1});
+        if (contiguous_run(ids, valid, offsets.out_offset, r, row) < 0) return std::nullopt;
       } else {
         for (int64_t l = 0; l < lanes; ++l) {
           const int64_t id = ids.element(r, l);
-          row[l] = id >= 0 && valid[id] ? id : -1;
+          row[l] = id >= 0 && valid[id] ? static_cast<ElemId>(id) : -1;
         }
       }
       const int64_t r0 = steps > 0 ? (r & ~(int64_t{1} << s)) : r;
+      const int32_t here = static_cast<int32_t>(r << where.lane_shift);
+      LaneIndex* list = pass + r * lanes;
       for (int l = 0; l < lanes; ++l) {
         const int64_t id = row[l];
         if (id < 0) continue;
-        const int src = where.reg[id];
+        const int32_t from = where.pos[id];
+        const int64_t src = from >> where.lane_shift;
         GENTT_CHECK(src == r0 || (steps > 0 && src == (r0 | (int64_t{1} << s))),
                     "a butterfly lane comes from outside its register pair");
-        index[r][l] = where.lane[id] + (src == r0 ? 0 : lanes);
-        identity &= index[r][l] == l;
+        list[l] = static_cast<LaneIndex>((from & lane_mask) + (src == r0 ? 0 : lanes));
+        identity &= list[l] == l;
+        where.next[id] = here | l;
       }
     }
     std::swap(content, moved);
-    if (steps == 0 && identity) break;  // lanes already in output order: no pass at all
-    t.passes.push_back(std::move(index));
+    std::swap(where.pos, where.next);
+    if (steps == 0 && identity) {  // lanes already in output order: no pass at all
+      index->resize(at);
+      break;
+    }
+    ++t.pass_count;
   }
+  t.index = std::move(index);
+  if (keep) keep->stored = content;
 
   // Stores: each register's valid elements, in output order from lane 0.
   t.store_offset.reserve(regs);
   t.store_count.reserve(regs);
   for (int64_t r = 0; r < regs; ++r) {
-    const int64_t* row = content.data() + r * lanes;
+    const ElemId* row = content.data() + r * lanes;
     int count = 0;
     while (count < lanes && row[count] >= 0) ++count;
     t.store_count.push_back(count);
-    t.store_offset.push_back(count ? offsets.out[row[0]] : 0);
+    t.store_offset.push_back(count ? offsets.out_offset[row[0]] : 0);
   }
+  return t;
+}
+
+// How many leading lanes of each register of `lanes_of` (the full block's lanes at one point)
+// hold valid elements, into count[]; false unless every register's valid elements are exactly
+// such a prefix.
+bool valid_prefixes(const std::vector<ElemId>& lanes_of, const std::vector<char>& valid, int lanes,
+                    std::vector<int>& count) {
+  const size_t regs = lanes_of.size() / static_cast<size_t>(lanes);
+  count.assign(regs, 0);
+  for (size_t r = 0; r < regs; ++r) {
+    const ElemId* row = lanes_of.data() + r * lanes;
+    int c = 0;
+    while (c < lanes && row[c] >= 0 && valid[row[c]]) ++c;
+    for (int l = c; l < lanes; ++l)
+      if (row[l] >= 0 && valid[row[l]]) return false;
+    count[r] = c;
+  }
+  return true;
+}
+
+// A tail program as the full block's program with fewer lanes loaded and stored, when its valid
+// elements are a prefix of each register's lanes both as loaded and as stored: the same shuffles
+// then carry each valid element to the lane it has in the full block. What make_program would
+// build for it differs only in don't-care entries (and, for a reorder pass that the tail alone
+// would not need, in keeping that pass). Saves the per-program butterfly tracking that
+// dominated planning of 1- and 2-byte problems (64 registers of 64 lanes, 6 passes).
+std::optional<ProgramTables> tail_from_full(const ProgramTables& full, const FullLanes& lanes_of,
+                                            const std::vector<char>& valid, int lanes, std::string what) {
+  std::vector<int> load_count, store_count;
+  if (!valid_prefixes(lanes_of.loaded, valid, lanes, load_count) ||
+      !valid_prefixes(lanes_of.stored, valid, lanes, store_count))
+    return std::nullopt;
+  ProgramTables t;
+  t.what = std::move(what);
+  t.pass_count = full.pass_count;
+  t.index = full.index;
+  t.same_lanes_as_full = true;
+  const size_t regs = full.load_offset.size();
+  t.load_offset.resize(regs, 0);
+  t.store_offset.resize(regs, 0);
+  for (size_t r = 0; r < regs; ++r) {
+    if (load_count[r]) t.load_offset[r] = full.load_offset[r];
+    if (store_count[r]) t.store_offset[r] = full.store_offset[r];
+  }
+  t.load_count = std::move(load_count);
+  t.store_count = std::move(store_count);
   return t;
 }
 
@@ -170,20 +284,28 @@ std::optional<BlockTables> make_block_tables(const Plan& plan, LoopOrder order) 
   tables.lanes = plan.lanes;
   tables.loops = make_block_loops(plan, order);
   const BlockSpace space(plan);
-  const IdOffsets offsets(space, plan.block_bits());
+  Scratch& scratch = thread_scratch();
+  fill_offsets(space, plan.block_bits(), scratch.in_offset, scratch.out_offset);
   const InitialLayout init = initial_layout(plan, space);
   tables.reg_bits = static_cast<int>(init.layout.reg_pos.size());
   tables.butterfly = !init.needed.empty();
   const PassLayouts layouts(init, plan.lanes);
-  const int64_t elements = static_cast<int64_t>(offsets.in.size());
-  Placement where(elements);
-  std::vector<char> valid(elements);
+  const int64_t elements = static_cast<int64_t>(scratch.in_offset.size());
+  Placement where(scratch, elements, plan.lanes);
+  std::vector<char>& valid = scratch.valid;
+  valid.assign(static_cast<size_t>(elements), 0);
+  FullLanes full_lanes{scratch.full_loaded, scratch.full_stored};
   for (int mask = 0; mask < (1 << tables.loops.tail_block_index.size()); ++mask) {
     std::string what;
     const std::vector<int64_t> extent = valid_extents(plan, tables.loops, mask, &what);
-    for (int64_t id = 0; id < elements; ++id) valid[id] = space.is_valid(id, extent);
-    auto program = make_program(plan, offsets, layouts, valid, where, std::move(what));
+    mark_valid(space, extent, valid);
+    std::optional<ProgramTables> program;
+    if (mask > 0) program = tail_from_full(tables.programs.front(), full_lanes, valid, plan.lanes, what);
+    if (!program)
+      program = make_program(plan, scratch, layouts, valid, where, scratch.content, scratch.moved, std::move(what),
+                             mask == 0 ? &full_lanes : nullptr);
     if (!program) return std::nullopt;
+    if (mask == 0) program->same_lanes_as_full = true;
     tables.programs.push_back(std::move(*program));
   }
   return tables;

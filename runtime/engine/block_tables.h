@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,15 +22,31 @@
 
 namespace gentt::engine {
 
+// One entry of a shuffle pass's index list: a lane of r0 (< lanes) or of r1 (lanes + lane), or -1.
+using LaneIndex = std::int16_t;
+
 struct ProgramTables {
   std::string what;                    // "full blocks", "axis 1 tail (3 of 8)"
   std::vector<std::int64_t> load_offset;   // per register, elements from the block's input base
   std::vector<int> load_count;             // per register: leading lanes loaded; 0: none
-  // passes[p][r]: lanes entries for new register r (-1: don't care). Pass p of a butterfly
-  // takes r0 = r & ~(1 << p) and r1 = r | (1 << p); a reorder pass (butterfly == false) takes r.
-  std::vector<std::vector<std::vector<int>>> passes;
+  // The shuffle passes, flat: lane l of new register r in pass p is entry (p * registers + r) *
+  // lanes + l (-1: don't care), a lane index into r0 = r & ~(1 << p) (index < lanes) or r1 = r |
+  // (1 << p) (index - lanes) for a butterfly step, into r itself for a reorder pass. Shared (not
+  // copied) by the tail programs that run the full block's shuffles (same_lanes_as_full).
+  int pass_count = 0;
+  std::shared_ptr<const std::vector<LaneIndex>> index;
+  // Every valid element of this program sits, after its loads and after each pass, in the lane
+  // it has in the full block (program 0), and each register it loads or stores has the full
+  // block's offset: it is program 0 with fewer lanes loaded and stored (and shares its index).
+  // Program 0 has it too. Tail programs along axes that do not split a register's run are so.
+  bool same_lanes_as_full = false;
   std::vector<std::int64_t> store_offset;  // per register, elements from the block's output base
   std::vector<int> store_count;            // per register: leading lanes stored; 0: none
+
+  // Pass p's index list of new register r (`lanes` entries: BlockTables::lanes).
+  const LaneIndex* pass_list(int p, std::size_t r, int lanes) const {
+    return index->data() + (static_cast<std::size_t>(p) * load_offset.size() + r) * static_cast<std::size_t>(lanes);
+  }
 };
 
 struct BlockTables {

@@ -7,17 +7,19 @@ std::vector<int> lane_sources(const ProgramTables& t, int lanes, bool butterfly)
   std::vector<int> v(regs * static_cast<std::size_t>(lanes), -1);
   for (std::size_t r = 0; r < regs; ++r)
     for (int l = 0; l < t.load_count[r]; ++l) v[r * lanes + l] = static_cast<int>(r) * lanes + l;
-  for (std::size_t p = 0; p < t.passes.size(); ++p) {
-    std::vector<int> next(v.size(), -1);
+  std::vector<int> next(v.size());
+  for (int p = 0; p < t.pass_count; ++p) {
+    std::fill(next.begin(), next.end(), -1);
     for (std::size_t r = 0; r < regs; ++r) {
       const std::size_t r0 = r & ~(std::size_t{1} << p), r1 = r | (std::size_t{1} << p);
+      const LaneIndex* list = t.pass_list(p, r, lanes);
       for (int l = 0; l < lanes; ++l) {
-        const int i = t.passes[p][r][l];
+        const int i = list[l];
         if (i < 0) continue;
         next[r * lanes + l] = i < lanes ? v[(butterfly ? r0 : r) * lanes + i] : v[(butterfly ? r1 : r) * lanes + i - lanes];
       }
     }
-    v = std::move(next);
+    std::swap(v, next);
   }
   return v;
 }

@@ -371,7 +371,7 @@ class SimdBlocks final : public PreparedBlocks {
       p.sink_offset = sp.sink_offset.data();
       p.store_bytes = sp.store_bytes.data();
       p.store_mask = sp.store_mask.data();
-      p.index = sp.index.data();
+      p.index = sp.index.empty() ? tables_->programs.front().index.data() : sp.index.data();
       p.uniform_passes = sp.uniform_passes;
       std::memcpy(p.pass_unit, sp.pass_unit, sizeof p.pass_unit);
       p.full_loads = sp.full_loads;

@@ -12,15 +12,15 @@ unsigned long long byte_mask(std::int64_t bytes) { return bytes >= 64 ? ~0ull : 
 // When every register pair of a pass can share one pair of index lists (they agree wherever
 // both care), those two lists (for registers with bit `bit` clear and set; `bit` < 0: a reorder
 // pass, one list, returned twice); else nullopt.
-std::optional<std::array<std::vector<int>, 2>> merge_pass(const std::vector<std::vector<int>>& pass, int bit) {
-  const std::size_t lanes = pass.front().size();
-  std::array<std::vector<int>, 2> merged = {std::vector<int>(lanes, -1), std::vector<int>(lanes, -1)};
-  for (std::size_t r = 0; r < pass.size(); ++r) {
-    std::vector<int>& m = merged[bit >= 0 ? (r >> bit) & 1 : 0];
-    for (std::size_t l = 0; l < lanes; ++l) {
-      if (pass[r][l] < 0) continue;
-      if (m[l] >= 0 && m[l] != pass[r][l]) return std::nullopt;
-      m[l] = pass[r][l];
+std::optional<std::array<std::vector<LaneIndex>, 2>> merge_pass(const ProgramTables& t, int s, int lanes, int bit) {
+  std::array<std::vector<LaneIndex>, 2> merged = {std::vector<LaneIndex>(lanes, -1), std::vector<LaneIndex>(lanes, -1)};
+  for (std::size_t r = 0; r < t.load_offset.size(); ++r) {
+    std::vector<LaneIndex>& m = merged[bit >= 0 ? (r >> bit) & 1 : 0];
+    const LaneIndex* list = t.pass_list(s, r, lanes);
+    for (int l = 0; l < lanes; ++l) {
+      if (list[l] < 0) continue;
+      if (m[l] >= 0 && m[l] != list[l]) return std::nullopt;
+      m[l] = list[l];
     }
   }
   if (bit < 0) merged[1] = merged[0];
@@ -29,8 +29,7 @@ std::optional<std::array<std::vector<int>, 2>> merge_pass(const std::vector<std:
 
 // Whether every group of g lanes takes g consecutive lanes of one source, g-aligned (don't-cares
 // fit anything): then the shuffle moves units of g elements.
-bool groups_move_whole(const std::vector<int>& index, int g) {
-  const int lanes = static_cast<int>(index.size());
+bool groups_move_whole(const LaneIndex* index, int lanes, int g) {
   for (int first = 0; first < lanes; first += g) {
     int start = -1;
     for (int j = 0; j < g; ++j) {
@@ -59,8 +58,7 @@ void put(unsigned char* out, int slot, int unit, long long value) {
 // The unit-level index vector of an element-level list. Units of `unit` bytes: an element is
 // elem_bytes / unit units (unit <= elem_bytes), or a group of g = unit / elem_bytes elements
 // (unit > elem_bytes, the list moving whole groups). b's units start at vector_bytes / unit.
-void expand(const std::vector<int>& index, std::int64_t elem_bytes, int unit, int vector_bytes, unsigned char* out) {
-  const int lanes = static_cast<int>(index.size());
+void expand(const LaneIndex* index, int lanes, std::int64_t elem_bytes, int unit, int vector_bytes, unsigned char* out) {
   const int per_reg = vector_bytes / unit;
   std::memset(out, 0, static_cast<std::size_t>(vector_bytes));
   if (unit <= elem_bytes) {
@@ -117,18 +115,26 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
   out.reg_bits = tables.reg_bits;
   out.butterfly = tables.butterfly;
   out.loops = tables.loops;
-  out.passes = tables.programs.empty() ? 0 : static_cast<int>(tables.programs[0].passes.size());
+  out.passes = tables.programs.empty() ? 0 : tables.programs[0].pass_count;
   if (out.passes > kMaxPasses) return std::nullopt;
   out.base_unit = 0;
   for (int u = max_unit; u >= min_unit && !out.base_unit; u /= 2)
     if (elem_bytes % u == 0) out.base_unit = u;
   const std::size_t regs = std::size_t{1} << tables.reg_bits;
-  const std::vector<int> full_sources =
-      tables.programs.empty() ? std::vector<int>{} : lane_sources(tables.programs[0], tables.lanes, tables.butterfly);
+  const int lanes = tables.lanes;
+  std::vector<int> full_sources;  // program 0's, computed when a program needs the comparison
   for (const auto& p : tables.programs) {
-    if (static_cast<int>(p.passes.size()) != out.passes) return std::nullopt;
+    if (p.pass_count != out.passes) return std::nullopt;
     SimdProgram sp;
-    sp.shares_full = shares_full_shuffles(p, tables.programs[0], full_sources, tables.lanes, tables.butterfly);
+    const bool first = &p == &tables.programs.front();
+    // A program with program 0's lanes and index runs program 0's index vectors: none of its own.
+    const bool reuse = !first && p.same_lanes_as_full && p.index == tables.programs[0].index;
+    if (first || p.same_lanes_as_full) {
+      sp.shares_full = true;
+    } else {
+      if (full_sources.empty()) full_sources = lane_sources(tables.programs[0], lanes, tables.butterfly);
+      sp.shares_full = shares_full_shuffles(p, tables.programs[0], full_sources, lanes, tables.butterfly);
+    }
     sp.full_loads = sp.full_stores = true;
     for (std::size_t r = 0; r < regs; ++r) {
       const auto lb = static_cast<std::int32_t>(p.load_count[r] * elem_bytes);
@@ -143,22 +149,28 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
       sp.full_loads &= lb == vector_bytes;
       sp.full_stores &= sb == vector_bytes;
     }
-    for (int s = 0; s < out.passes; ++s) {
+    if (reuse) {
+      const SimdProgram& z = out.programs.front();
+      sp.uniform_passes = z.uniform_passes;
+      std::memcpy(sp.pass_unit, z.pass_unit, sizeof sp.pass_unit);
+      // sp.index stays empty: the engines read program 0's (SimdProgram::index).
+    }
+    for (int s = 0; s < out.passes && !reuse; ++s) {
       const int bit = tables.butterfly ? s : -1;
-      const auto merged = merge_pass(p.passes[s], bit);
+      const auto merged = merge_pass(p, s, lanes, bit);
       if (merged) sp.uniform_passes |= 1u << s;
       // The lists the engine reads: the merged pair, or every register's own.
-      std::vector<const std::vector<int>*> lists;
+      std::vector<const LaneIndex*> lists;
       if (merged)
-        lists = {&(*merged)[0], &(*merged)[1]};
+        lists = {(*merged)[0].data(), (*merged)[1].data()};
       else
-        for (const auto& list : p.passes[s]) lists.push_back(&list);
+        for (std::size_t r = 0; r < regs; ++r) lists.push_back(p.pass_list(s, r, lanes));
       int unit = out.base_unit;
-      for (int g = 2; g * elem_bytes <= max_unit && g <= tables.lanes; g *= 2) {
+      for (int g = 2; g * elem_bytes <= max_unit && g <= lanes; g *= 2) {
         const std::int64_t bytes = g * elem_bytes;
         if (bytes != 2 && bytes != 4 && bytes != 8) break;
         bool ok = true;
-        for (const auto* list : lists) ok = ok && groups_move_whole(*list, g);
+        for (const LaneIndex* list : lists) ok = ok && groups_move_whole(list, lanes, g);
         if (!ok) break;
         unit = static_cast<int>(bytes);
       }
@@ -168,10 +180,10 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
       sp.index.resize(at + regs * static_cast<std::size_t>(vector_bytes));
       auto slot = [&](std::size_t r) { return sp.index.data() + at + r * static_cast<std::size_t>(vector_bytes); };
       if (merged) {  // a uniform pass reads the vectors of register 0 and of register 1 << s only
-        expand(*lists[0], elem_bytes, unit, vector_bytes, slot(0));
-        if (bit >= 0) expand(*lists[1], elem_bytes, unit, vector_bytes, slot(std::size_t{1} << bit));
+        expand(lists[0], lanes, elem_bytes, unit, vector_bytes, slot(0));
+        if (bit >= 0) expand(lists[1], lanes, elem_bytes, unit, vector_bytes, slot(std::size_t{1} << bit));
       } else {
-        for (std::size_t r = 0; r < regs; ++r) expand(*lists[r], elem_bytes, unit, vector_bytes, slot(r));
+        for (std::size_t r = 0; r < regs; ++r) expand(lists[r], lanes, elem_bytes, unit, vector_bytes, slot(r));
       }
     }
     // About 2 cycles an element moved singly, against a load, a store and a shuffle per pass

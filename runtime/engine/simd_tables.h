@@ -22,7 +22,9 @@ struct SimdProgram {
   std::vector<std::int64_t> sink_offset;  // per register, output bytes of a converting plan's output type
   std::vector<std::int32_t> load_bytes, store_bytes;    // bytes moved, per register (0: none)
   std::vector<unsigned long long> load_mask, store_mask;  // the same as byte masks (AVX-512)
-  std::vector<unsigned char> index;  // [pass][register] vectors of vector_bytes bytes
+  // [pass][register] vectors of vector_bytes bytes; empty in a tail program that runs program 0's
+  // shuffles (ProgramTables::same_lanes_as_full): the engines read program 0's then.
+  std::vector<unsigned char> index;
   unsigned uniform_passes = 0;       // bit s: pass s uses the index vectors of registers 0 and 1 << s
   unsigned char pass_unit[kMaxPasses] = {};  // unit bytes of each pass
   bool full_loads = false, full_stores = false;
