@@ -82,15 +82,50 @@ struct LayoutIds {
 struct PassLayouts {
   int steps = 0;                // butterfly steps (init.needed)
   std::vector<LayoutIds> ids;   // ids[0]: the loaded layout; ids[s + 1]: after pass s
+  // swap_lane[s]: the lane bit that butterfly step s exchanges with register bit s (every other
+  // lane and register bit keeps its block bit), or -1 when the step is not such an exchange.
+  std::vector<int> swap_lane;
   PassLayouts(const InitialLayout& init, int lanes) : steps(static_cast<int>(init.needed.size())) {
     Layout layout = init.layout;
     ids.emplace_back(layout, lanes);
     for (int s = 0; s < std::max(steps, 1); ++s) {
+      const Layout before = layout;
       if (steps > 0) layout = butterfly_step(layout, init, s);
       ids.emplace_back(layout, lanes);
+      swap_lane.push_back(steps > 0 ? exchanged_lane(before, layout, s) : -1);
     }
   }
+  static int exchanged_lane(const Layout& a, const Layout& b, int s) {
+    if (a.reg_pos.size() != b.reg_pos.size() || a.lane_pos.size() != b.lane_pos.size()) return -1;
+    for (size_t u = 0; u < a.reg_pos.size(); ++u)
+      if ((a.reg_pos[u] != b.reg_pos[u]) != (static_cast<int>(u) == s)) return -1;
+    int t = -1;
+    for (size_t v = 0; v < a.lane_pos.size(); ++v)
+      if (a.lane_pos[v] != b.lane_pos[v]) {
+        if (t >= 0) return -1;
+        t = static_cast<int>(v);
+      }
+    if (t < 0 || a.lane_pos[t] != b.reg_pos[s] || b.lane_pos[t] != a.reg_pos[s] || a.lane_pos[t] == kEmptyLaneBit) return -1;
+    return t;
+  }
 };
+
+// Butterfly step s's index lists when the registers hold exactly the layout before it (every
+// block element valid, as loaded): register bit s and lane bit t = swap_lane[s] trade block
+// bits, so lane l of new register r comes from lane (l with bit t set to r's bit s) of the
+// register pair's r0 (l's bit t clear) or r1 (set), whatever the other bits of r. Computed
+// from the bits, without tracking elements (most of a 1-byte plan's planning otherwise).
+void exchange_pass(const LayoutIds& after, int s, int t, int64_t regs, int lanes, LaneIndex* pass) {
+  for (int64_t r = 0; r < regs; ++r) {
+    const int rs = static_cast<int>((r >> s) & 1);
+    LaneIndex* list = pass + r * lanes;
+    for (int l = 0; l < lanes; ++l) {
+      if (after.lane[l] < 0) continue;  // an empty lane: don't care
+      const int lt = (l >> t) & 1;
+      list[l] = static_cast<LaneIndex>(((l & ~(1 << t)) | (rs << t)) + (lt ? lanes : 0));
+    }
+  }
+}
 
 // Where each block element currently sits, as register << lane_shift | lane (entries of elements
 // not in the current content are stale and never read), and where it sits after the pass being
@@ -165,8 +200,16 @@ std::optional<ProgramTables> make_program(const Plan& plan, const Scratch& offse
     t.load_offset.push_back(count ? offsets.in_offset[content[r * lanes]] : 0);
   }
   if (keep) keep->loaded = content;
-  for (int64_t i = 0; i < regs * lanes; ++i)
-    if (content[i] >= 0) where.pos[content[i]] = static_cast<int32_t>(((i / lanes) << where.lane_shift) | (i % lanes));
+  // Every element valid and loaded where the first layout puts it: the butterfly steps before
+  // the last are pure bit exchanges (exchange_pass), and the registers hold each layout exactly.
+  bool exact = std::all_of(valid.begin(), valid.end(), [](char v) { return v != 0; });
+  for (int64_t r = 0; r < regs && exact; ++r)
+    for (int l = 0; l < lanes && exact; ++l) exact = content[r * lanes + l] == layouts.ids[0].element(r, l);
+  const auto place = [&](const std::vector<ElemId>& c) {
+    for (int64_t i = 0; i < regs * lanes; ++i)
+      if (c[i] >= 0) where.pos[c[i]] = static_cast<int32_t>(((i / lanes) << where.lane_shift) | (i % lanes));
+  };
+  if (!exact) place(content);
 
   const int steps = layouts.steps;
   const int passes = std::max(steps, 1);
@@ -179,6 +222,17 @@ std::optional<ProgramTables> make_program(const Plan& plan, const Scratch& offse
     const size_t at = index->size();
     index->resize(at + static_cast<size_t>(regs * lanes), -1);
     LaneIndex* pass = index->data() + at;
+    if (exact && steps > 0 && layouts.swap_lane[s] >= 0 && !last) {
+      exchange_pass(ids, s, layouts.swap_lane[s], regs, lanes, pass);
+      ++t.pass_count;
+      continue;  // content stays unset: the registers hold layout ids[s + 1]
+    }
+    if (exact) {  // the registers hold layout ids[s] exactly: place its elements, then track
+      for (int64_t r = 0; r < regs; ++r)
+        for (int l = 0; l < lanes; ++l) content[r * lanes + l] = static_cast<ElemId>(layouts.ids[s].element(r, l));
+      place(content);
+      exact = false;
+    }
     bool identity = true;
     for (int64_t r = 0; r < regs; ++r) {
       ElemId* row = moved.data() + r * lanes;
