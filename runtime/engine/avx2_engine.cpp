@@ -1,8 +1,10 @@
-// The AVX2 block engine (simd_body.h): 256-bit registers; a two-source shuffle of dwords is two
+// The AVX2 block engine (simd_body.h): 256-bit registers. A two-source shuffle of dwords is two
 // vpermd (one per source) and a blend on the index's source bit, so passes run in 4- or 8-byte
-// units (8-byte units as dword pairs). Passes that must move 1- or 2-byte units are not built:
-// such plans (byte and 16-bit elements moved singly) take the portable engine. Tails use
-// vpmaskmovd when their size is whole dwords, else a copy through a small buffer.
+// units (8-byte units as dword pairs). A shuffle of bytes (1- and 2-byte elements, odd sizes)
+// is four in-lane vpshufb, of each source and of each source with its 128-bit lanes swapped,
+// and three vpblendvb; the index vectors are rewritten for it when the plan is prepared
+// (encode_index). Tails use vpmaskmovd for whole dwords, a copy through a small buffer for the
+// rest.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -29,7 +31,10 @@ namespace {
 struct Avx2 {
   using V = __m256i;
   static constexpr int kBytes = 32;
-  static constexpr int kMinUnit = 4, kMaxUnit = 4;
+  static constexpr unsigned kUnits = 1 | 4;
+  // Lean bodies up to 16 registers (float32's streaming blocks, 16-bit elements); byte plans
+  // (32 registers) run the generic body.
+  static constexpr int kLeanRegBits = 4;
   GENTT_SIMD_TARGET static V dword_mask(int bytes) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(bytes / 4), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   }
@@ -54,10 +59,31 @@ struct Avx2 {
   GENTT_SIMD_TARGET static V load_index(const unsigned char* p) {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
   }
+  // A byte index vector of simd_tables (output byte p takes byte i & 31 of a, or of b when
+  // i & 32) in the form permute2<1> reads: bits 0-3 the byte within its 128-bit lane, bit 4 set
+  // when that lane is not p's own, bit 5 the source. Dword indices stay as they are.
+  static void encode_index(int unit, unsigned char* index) {
+    if (unit != 1) return;
+    for (int p = 0; p < kBytes; ++p) {
+      const int i = index[p];
+      index[p] = static_cast<unsigned char>((i & 15) | ((((i >> 4) ^ (p >> 4)) & 1) << 4) | (i & 32));
+    }
+  }
+  // Byte index (encode_index): in-lane vpshufb of each source and of its swapped lanes, picked
+  // by bit 4, then by the source bit 5 (vpblendvb reads bit 7 of each byte: the index shifted).
   // Dword index d: bits 0-2 the lane, bit 3 the source (b when set).
   template <int Unit>
   GENTT_SIMD_TARGET static V permute2(V a, V index, V b) {
-    static_assert(Unit == 4, "the AVX2 engine shuffles dwords");
+    static_assert(Unit == 1 || Unit == 4, "the AVX2 engine shuffles bytes and dwords");
+    if constexpr (Unit == 1) {
+      const V other_lane = _mm256_slli_epi16(index, 3);
+      const V from_b = _mm256_slli_epi16(index, 2);
+      const V a_swapped = _mm256_permute2x128_si256(a, a, 0x01);
+      const V b_swapped = _mm256_permute2x128_si256(b, b, 0x01);
+      const V of_a = _mm256_blendv_epi8(_mm256_shuffle_epi8(a, index), _mm256_shuffle_epi8(a_swapped, index), other_lane);
+      const V of_b = _mm256_blendv_epi8(_mm256_shuffle_epi8(b, index), _mm256_shuffle_epi8(b_swapped, index), other_lane);
+      return _mm256_blendv_epi8(of_a, of_b, from_b);
+    }
     const V from_a = _mm256_permutevar8x32_epi32(a, index);
     const V from_b = _mm256_permutevar8x32_epi32(b, index);
     const __m256 select = _mm256_castsi256_ps(_mm256_slli_epi32(index, 28));
@@ -66,7 +92,7 @@ struct Avx2 {
   }
 };
 
-constexpr int kMaxRegBits = 5;  // 4-byte units: 8 lanes (k = 3), register bits up to 3 + padding
+constexpr int kMaxRegBits = 5;  // byte elements: 32 lanes (k = 5); 4-byte units: 8 lanes, up to 2 padding bits
 
 #include "runtime/engine/simd_body.h"
 

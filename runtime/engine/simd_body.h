@@ -11,7 +11,10 @@
 //   void stream(char*, V) (kBytes-aligned); void fence();
 //   V load_index(const unsigned char*) (kBytes-aligned);
 //   template <int Unit> V permute2(V a, V index, V b)  (index unit u < kBytes/Unit: a's, else b's);
-//   static constexpr int kMinUnit, kMaxUnit: the shuffle units it has.
+//   static constexpr unsigned kUnits: the shuffle units it has, a mask of their byte sizes (1|2|4|8);
+//   static constexpr int kLeanRegBits: the most register bits a lean body is compiled for;
+//   optionally static void encode_index(int unit, unsigned char* vector): rewrites an index
+//   vector of simd_tables' form into the one its permute2<unit> reads (once, when prepared).
 // Then `prepare_simd<Traits, MaxRegBits>(...)` prepares a plan for the engine (its run function
 // from `pick_run<Traits>(reg_bits, passes, butterfly)`).
 
@@ -99,10 +102,10 @@ template <class T, int R, bool Butterfly>
 GENTT_SIMD_TARGET __attribute__((always_inline)) inline void table_pass(typename T::V (&v)[R], int s, int unit,
                                                                       const unsigned char* index, bool uniform) {
   switch (unit) {
-    case 8: if constexpr (T::kMaxUnit >= 8) run_pass<T, 8, R, Butterfly>(v, s, index, uniform); break;
-    case 4: if constexpr (T::kMinUnit <= 4 && T::kMaxUnit >= 4) run_pass<T, 4, R, Butterfly>(v, s, index, uniform); break;
-    case 2: if constexpr (T::kMinUnit <= 2 && T::kMaxUnit >= 2) run_pass<T, 2, R, Butterfly>(v, s, index, uniform); break;
-    default: if constexpr (T::kMinUnit <= 1) run_pass<T, 1, R, Butterfly>(v, s, index, uniform); break;
+    case 8: if constexpr ((T::kUnits & 8) != 0) run_pass<T, 8, R, Butterfly>(v, s, index, uniform); break;
+    case 4: if constexpr ((T::kUnits & 4) != 0) run_pass<T, 4, R, Butterfly>(v, s, index, uniform); break;
+    case 2: if constexpr ((T::kUnits & 2) != 0) run_pass<T, 2, R, Butterfly>(v, s, index, uniform); break;
+    default: if constexpr ((T::kUnits & 1) != 0) run_pass<T, 1, R, Butterfly>(v, s, index, uniform); break;
   }
 }
 
@@ -111,10 +114,10 @@ template <class T, int R>
 GENTT_SIMD_TARGET __attribute__((always_inline)) inline void held_pass(typename T::V (&v)[R], int s, int unit,
                                                                      typename T::V lo, typename T::V hi) {
   switch (unit) {
-    case 8: if constexpr (T::kMaxUnit >= 8) run_uniform_pass<T, 8, R, true>(v, s, lo, hi); break;
-    case 4: if constexpr (T::kMinUnit <= 4 && T::kMaxUnit >= 4) run_uniform_pass<T, 4, R, true>(v, s, lo, hi); break;
-    case 2: if constexpr (T::kMinUnit <= 2 && T::kMaxUnit >= 2) run_uniform_pass<T, 2, R, true>(v, s, lo, hi); break;
-    default: if constexpr (T::kMinUnit <= 1) run_uniform_pass<T, 1, R, true>(v, s, lo, hi); break;
+    case 8: if constexpr ((T::kUnits & 8) != 0) run_uniform_pass<T, 8, R, true>(v, s, lo, hi); break;
+    case 4: if constexpr ((T::kUnits & 4) != 0) run_uniform_pass<T, 4, R, true>(v, s, lo, hi); break;
+    case 2: if constexpr ((T::kUnits & 2) != 0) run_uniform_pass<T, 2, R, true>(v, s, lo, hi); break;
+    default: if constexpr ((T::kUnits & 1) != 0) run_uniform_pass<T, 1, R, true>(v, s, lo, hi); break;
   }
 }
 
@@ -425,18 +428,21 @@ std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int
                                              const PrepareOptions& options, const char* isa) {
   const std::int64_t out_bytes = options.sink ? options.sink->out_elem_bytes : elem_bytes;
   if (options.sink && options.stream) return nullptr;  // streaming stores write raw registers
-  auto simd = make_simd_tables(tables, elem_bytes, T::kBytes, T::kMinUnit, T::kMaxUnit, MaxRegBits, out_bytes);
+  auto simd = make_simd_tables(tables, elem_bytes, T::kBytes, T::kUnits, MaxRegBits, out_bytes);
   if (!simd) return nullptr;
+  if constexpr (requires(unsigned char* v) { T::encode_index(1, v); }) {
+    for (SimdProgram& p : simd->programs) {
+      if (p.index.empty()) continue;  // program 0's vectors (SimdProgram::index)
+      const std::size_t per_pass = (std::size_t{1} << simd->reg_bits) * T::kBytes;
+      for (int s = 0; s < simd->passes; ++s)
+        for (std::size_t at = s * per_pass; at < (s + 1) * per_pass; at += T::kBytes)
+          T::encode_index(p.pass_unit[s], p.index.data() + at);
+    }
+  }
   const RunFn fn = pick_run<T, MaxRegBits>(simd->reg_bits, simd->passes, simd->butterfly);
   if (!fn) return nullptr;
-  // Lean bodies for up to min(32, twice the lanes of the smallest unit) registers: 32 on AVX-512
-  // (16-bit elements; seed 002's uint16 (2,0,1,6,7,3,4,5) went from 0.55 to 1.23 of the
-  // generated kernel), 16 on AVX2 (its streaming plans of 16 registers: ir/stream.h). Byte plans
-  // with 64 registers measured no faster lean (64^4 uint8 (2,0,3,1)), and their bodies would
-  // add 20 s to the engine's compile (32: 2.5 s).
-  constexpr int kLeanRegBits =
-      std::min({MaxRegBits, 5, static_cast<int>(std::bit_width(unsigned(T::kBytes / T::kMinUnit)))});
-  const RunFn lean_fn = simd->butterfly ? pick_lean<T, kLeanRegBits>(simd->reg_bits, simd->passes) : nullptr;
+  // Lean bodies for up to 1 << T::kLeanRegBits registers (simd_body's traits).
+  const RunFn lean_fn = simd->butterfly ? pick_lean<T, T::kLeanRegBits>(simd->reg_bits, simd->passes) : nullptr;
   const auto shared = std::make_shared<const SimdTables>(std::move(*simd));
   return over_regions(tables.loops, elem_bytes, out_bytes, options,
                       [&](const BlockLoops& loops, const PrepareOptions& o) -> std::unique_ptr<PreparedBlocks> {

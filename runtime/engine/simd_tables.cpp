@@ -1,6 +1,7 @@
 #include "runtime/engine/simd_tables.h"
 
 #include <array>
+#include <bit>
 #include <cstring>
 
 namespace gentt::engine {
@@ -108,7 +109,7 @@ std::string SimdTables::describe(const char* isa) const {
 }
 
 std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64_t elem_bytes, int vector_bytes,
-                                           int min_unit, int max_unit, int max_reg_bits, std::int64_t out_elem_bytes) {
+                                           unsigned units, int max_reg_bits, std::int64_t out_elem_bytes) {
   if (tables.lanes * elem_bytes > vector_bytes || tables.reg_bits > max_reg_bits) return std::nullopt;
   SimdTables out;
   out.vector_bytes = vector_bytes;
@@ -118,8 +119,9 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
   out.passes = tables.programs.empty() ? 0 : tables.programs[0].pass_count;
   if (out.passes > kMaxPasses) return std::nullopt;
   out.base_unit = 0;
-  for (int u = max_unit; u >= min_unit && !out.base_unit; u /= 2)
-    if (elem_bytes % u == 0) out.base_unit = u;
+  const int max_unit = static_cast<int>(std::bit_floor(units));
+  for (int u = max_unit; u >= 1 && !out.base_unit; u /= 2)
+    if ((units & static_cast<unsigned>(u)) && elem_bytes % u == 0) out.base_unit = u;
   const std::size_t regs = std::size_t{1} << tables.reg_bits;
   const int lanes = tables.lanes;
   std::vector<int> full_sources;  // program 0's, computed when a program needs the comparison
@@ -172,9 +174,9 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
         bool ok = true;
         for (const LaneIndex* list : lists) ok = ok && groups_move_whole(list, lanes, g);
         if (!ok) break;
-        unit = static_cast<int>(bytes);
+        if (units & static_cast<unsigned>(bytes)) unit = static_cast<int>(bytes);
       }
-      if (unit == 0 || unit < min_unit) return std::nullopt;
+      if (unit == 0) return std::nullopt;
       sp.pass_unit[s] = static_cast<unsigned char>(unit);
       const std::size_t at = sp.index.size();
       sp.index.resize(at + regs * static_cast<std::size_t>(vector_bytes));

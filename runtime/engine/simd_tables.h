@@ -44,7 +44,7 @@ struct SimdTables {
   int reg_bits = 0;
   int passes = 0;
   bool butterfly = true;
-  int base_unit = 1;  // the unit every pass can use: the widest of min..max unit dividing the element
+  int base_unit = 1;  // the unit every pass can use: the widest unit of the ISA dividing the element
   BlockLoops loops;
   std::vector<SimdProgram> programs;
 
@@ -52,9 +52,11 @@ struct SimdTables {
 };
 
 // nullopt when the element does not fit the vector, the tables need more registers than
-// max_reg_bits or more passes than kMaxPasses, or a pass needs a unit below min_unit.
+// max_reg_bits or more passes than kMaxPasses, or a pass needs a unit the ISA lacks. `units`:
+// the shuffle units the ISA has, as a mask of their byte sizes (1 | 2 | 4 | 8 for every unit;
+// AVX2: 1 | 4, bytes and dwords).
 // out_elem_bytes: the output element size of a converting plan (sink_offset), else elem_bytes.
 std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64_t elem_bytes, int vector_bytes,
-                                           int min_unit, int max_unit, int max_reg_bits, std::int64_t out_elem_bytes);
+                                           unsigned units, int max_reg_bits, std::int64_t out_elem_bytes);
 
 }  // namespace gentt::engine

@@ -148,6 +148,50 @@ TEST_CASE("permute: AVX-512 without VBMI (avx512skx) moves bytes with word permu
   if (gentt::cpu_supports("avx512")) CHECK(vbmi >= 20);
 }
 
+TEST_CASE("permute: AVX2 moves bytes and 16-bit elements with byte shuffles", "[permute]") {
+  if (!gentt::cpu_supports("avx2")) {
+    WARN("this CPU lacks AVX2: the AVX2 engine's byte shuffles are not checked here");
+    return;
+  }
+  // 1-, 2- and odd-byte elements: passes in 1-byte units (vpshufb of both sources and of their
+  // swapped lanes), tails of any byte count, lean 16-register bodies for 16-bit elements.
+  std::mt19937_64 rng(2611240);
+  static const std::int64_t sizes[] = {1, 2, 1, 3, 2, 5, 6, 7};
+  int avx2 = 0;
+  for (int i = 0; i < 120; ++i) {
+    Case c = random_case(rng, 1 << 15);
+    c.elem = sizes[i % std::size(sizes)];
+    gentt::PermuteDesc d;
+    d.elem_bytes = c.elem;
+    d.shape = c.shape;
+    d.perm = c.perm;
+    d.isa = "avx2";
+    const std::string text = gentt::plan_permute(d).describe();
+    avx2 += text.find("engine: avx2") != std::string::npos && text.find("1-byte units") != std::string::npos;
+    check_contiguous(c, "avx2", 1 + i % 2, rng);
+  }
+  CHECK(avx2 >= 40);
+  // Named shapes: uint8 and uint16 transposes (full blocks, lane-crossing passes), RGB planar to
+  // interleaved, odd extents, and a 34 MiB uint8 transpose that streams.
+  const std::vector<Case> cases = {
+      {{256, 320}, {1, 0}, 1},     {{3, 224, 224}, {1, 2, 0}, 1}, {{224, 224, 3}, {2, 0, 1}, 1},
+      {{33, 65, 17}, {2, 0, 1}, 2}, {{64, 64, 64}, {2, 1, 0}, 2},  {{31, 29, 3}, {1, 0, 2}, 1},
+      {{16, 16, 16, 16}, {3, 1, 0, 2}, 2}, {{6144, 5800}, {1, 0}, 1},
+  };
+  for (const Case& c : cases) {
+    gentt::PermuteDesc d;
+    d.elem_bytes = c.elem;
+    d.shape = c.shape;
+    d.perm = c.perm;
+    d.isa = "avx2";
+    const std::string text = gentt::plan_permute(d).describe();
+    INFO(text);
+    CHECK(text.find("engine: avx2") != std::string::npos);
+    if (c.shape[0] == 6144) CHECK(text.find("stores: streaming") != std::string::npos);
+    for (int threads : {1, 2}) check_contiguous(c, "avx2", threads, rng);
+  }
+}
+
 TEST_CASE("permute: all-size-2 tensors up to rank 16", "[permute]") {
   std::mt19937_64 rng(7);
   for (int i = 0; i < 60; ++i) {
