@@ -35,12 +35,18 @@ struct Avx2 {
   // Lean bodies up to 16 registers (float32's streaming blocks, 16-bit elements); byte plans
   // (32 registers) run the generic body.
   static constexpr int kLeanRegBits = 4;
+  // Byte passes within 16-byte lanes (most steps of a byte butterfly: only the step that
+  // exchanges the lane bit crosses) take two vpshufb and a vpblendvb instead of the general form.
+  static constexpr bool kLaneLocal = true;
   GENTT_SIMD_TARGET static V dword_mask(int bytes) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(bytes / 4), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   }
   GENTT_SIMD_TARGET static V load(const char* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+  // A register a block does not load or store (bytes 0: padding rows) costs nothing: vpmaskmovd
+  // with an empty mask still costs a masked access.
   GENTT_SIMD_TARGET static V load_part(const char* p, int bytes, unsigned long long) {
     if (bytes == kBytes) return load(p);
+    if (bytes == 0) return _mm256_setzero_si256();
     if (bytes % 4 == 0) return _mm256_maskload_epi32(reinterpret_cast<const int*>(p), dword_mask(bytes));
     alignas(32) unsigned char buf[32] = {};
     std::memcpy(buf, p, static_cast<std::size_t>(bytes));
@@ -49,6 +55,7 @@ struct Avx2 {
   GENTT_SIMD_TARGET static void store(char* p, V v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
   GENTT_SIMD_TARGET static void store_part(char* p, V v, int bytes, unsigned long long) {
     if (bytes == kBytes) return store(p, v);
+    if (bytes == 0) return;
     if (bytes % 4 == 0) return _mm256_maskstore_epi32(reinterpret_cast<int*>(p), dword_mask(bytes), v);
     alignas(32) unsigned char buf[32];
     _mm256_store_si256(reinterpret_cast<__m256i*>(buf), v);
@@ -63,7 +70,7 @@ struct Avx2 {
   // i & 32) in the form permute2<1> reads: bits 0-3 the byte within its 128-bit lane, bit 4 set
   // when that lane is not p's own, bit 5 the source. Dword indices stay as they are.
   static void encode_index(int unit, unsigned char* index) {
-    if (unit != 1) return;
+    if (unit != 1 && unit != kLaneLocalBytes) return;
     for (int p = 0; p < kBytes; ++p) {
       const int i = index[p];
       index[p] = static_cast<unsigned char>((i & 15) | ((((i >> 4) ^ (p >> 4)) & 1) << 4) | (i & 32));
@@ -74,7 +81,10 @@ struct Avx2 {
   // Dword index d: bits 0-2 the lane, bit 3 the source (b when set).
   template <int Unit>
   GENTT_SIMD_TARGET static V permute2(V a, V index, V b) {
-    static_assert(Unit == 1 || Unit == 4, "the AVX2 engine shuffles bytes and dwords");
+    static_assert(Unit == 1 || Unit == kLaneLocalBytes || Unit == 4, "the AVX2 engine shuffles bytes and dwords");
+    if constexpr (Unit == kLaneLocalBytes) {  // bit 4 is clear: no byte changes lanes
+      return _mm256_blendv_epi8(_mm256_shuffle_epi8(a, index), _mm256_shuffle_epi8(b, index), _mm256_slli_epi16(index, 2));
+    }
     if constexpr (Unit == 1) {
       const V other_lane = _mm256_slli_epi16(index, 3);
       const V from_b = _mm256_slli_epi16(index, 2);

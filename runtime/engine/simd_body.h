@@ -13,6 +13,8 @@
 //   template <int Unit> V permute2(V a, V index, V b)  (index unit u < kBytes/Unit: a's, else b's);
 //   static constexpr unsigned kUnits: the shuffle units it has, a mask of their byte sizes (1|2|4|8);
 //   static constexpr int kLeanRegBits: the most register bits a lean body is compiled for;
+//   static constexpr bool kLaneLocal: it has permute2<kLaneLocalBytes>, for byte passes that
+//   stay within 16-byte lanes (simd_tables.h), and those run under that code;
 //   optionally static void encode_index(int unit, unsigned char* vector): rewrites an index
 //   vector of simd_tables' form into the one its permute2<unit> reads (once, when prepared).
 // Then `prepare_simd<Traits, MaxRegBits>(...)` prepares a plan for the engine (its run function
@@ -105,6 +107,7 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline void table_pass(typename
     case 8: if constexpr ((T::kUnits & 8) != 0) run_pass<T, 8, R, Butterfly>(v, s, index, uniform); break;
     case 4: if constexpr ((T::kUnits & 4) != 0) run_pass<T, 4, R, Butterfly>(v, s, index, uniform); break;
     case 2: if constexpr ((T::kUnits & 2) != 0) run_pass<T, 2, R, Butterfly>(v, s, index, uniform); break;
+    case kLaneLocalBytes: if constexpr (T::kLaneLocal) run_pass<T, kLaneLocalBytes, R, Butterfly>(v, s, index, uniform); break;
     default: if constexpr ((T::kUnits & 1) != 0) run_pass<T, 1, R, Butterfly>(v, s, index, uniform); break;
   }
 }
@@ -117,6 +120,7 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline void held_pass(typename 
     case 8: if constexpr ((T::kUnits & 8) != 0) run_uniform_pass<T, 8, R, true>(v, s, lo, hi); break;
     case 4: if constexpr ((T::kUnits & 4) != 0) run_uniform_pass<T, 4, R, true>(v, s, lo, hi); break;
     case 2: if constexpr ((T::kUnits & 2) != 0) run_uniform_pass<T, 2, R, true>(v, s, lo, hi); break;
+    case kLaneLocalBytes: if constexpr (T::kLaneLocal) run_uniform_pass<T, kLaneLocalBytes, R, true>(v, s, lo, hi); break;
     default: if constexpr ((T::kUnits & 1) != 0) run_uniform_pass<T, 1, R, true>(v, s, lo, hi); break;
   }
 }
@@ -430,6 +434,10 @@ std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int
   if (options.sink && options.stream) return nullptr;  // streaming stores write raw registers
   auto simd = make_simd_tables(tables, elem_bytes, T::kBytes, T::kUnits, MaxRegBits, out_bytes);
   if (!simd) return nullptr;
+  if constexpr (T::kLaneLocal)
+    for (SimdProgram& p : simd->programs)
+      for (int s = 0; s < simd->passes; ++s)
+        if ((p.lane_local_passes >> s) & 1) p.pass_unit[s] = kLaneLocalBytes;
   if constexpr (requires(unsigned char* v) { T::encode_index(1, v); }) {
     for (SimdProgram& p : simd->programs) {
       if (p.index.empty()) continue;  // program 0's vectors (SimdProgram::index)

@@ -81,6 +81,18 @@ void expand(const LaneIndex* index, int lanes, std::int64_t elem_bytes, int unit
     }
 }
 
+// Whether every byte of an element-level list comes from the same 16-byte lane of its source
+// register as it goes to (SimdProgram::lane_local_passes); don't-cares go anywhere.
+bool bytes_stay_in_lanes(const LaneIndex* index, int lanes, std::int64_t elem_bytes) {
+  for (int l = 0; l < lanes; ++l) {
+    if (index[l] < 0) continue;
+    const std::int64_t to = l * elem_bytes, from = (index[l] % lanes) * elem_bytes;
+    for (std::int64_t j = 0; j < elem_bytes; ++j)
+      if ((to + j) / 16 != (from + j) / 16) return false;
+  }
+  return true;
+}
+
 // SimdProgram::shares_full: program `t` against program 0 (`full`, `full_sources`).
 bool shares_full_shuffles(const ProgramTables& t, const ProgramTables& full, const std::vector<int>& full_sources,
                           int lanes, bool butterfly) {
@@ -102,7 +114,9 @@ std::string SimdTables::describe(const char* isa) const {
   std::string text = std::string(isa) + " engine, full blocks: ";
   text += p.full_loads ? "whole-vector loads" : "masked loads";
   for (int s = 0; s < passes; ++s)
-    text += ", pass " + std::to_string(s + 1) + ": " + std::to_string(p.pass_unit[s]) + "-byte units" +
+    text += ", pass " + std::to_string(s + 1) + ": " +
+            (p.pass_unit[s] == kLaneLocalBytes ? std::string("1-byte units within 16-byte lanes")
+                                               : std::to_string(p.pass_unit[s]) + "-byte units") +
             ((p.uniform_passes >> s) & 1 ? " (one index pair)" : " (index per register)");
   text += p.full_stores ? ", whole-vector stores" : ", masked stores";
   return text;
@@ -154,6 +168,7 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
     if (reuse) {
       const SimdProgram& z = out.programs.front();
       sp.uniform_passes = z.uniform_passes;
+      sp.lane_local_passes = z.lane_local_passes;
       std::memcpy(sp.pass_unit, z.pass_unit, sizeof sp.pass_unit);
       // sp.index stays empty: the engines read program 0's (SimdProgram::index).
     }
@@ -178,6 +193,11 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
       }
       if (unit == 0) return std::nullopt;
       sp.pass_unit[s] = static_cast<unsigned char>(unit);
+      if (unit == 1) {
+        bool local = true;
+        for (const LaneIndex* list : lists) local = local && bytes_stay_in_lanes(list, lanes, elem_bytes);
+        if (local) sp.lane_local_passes |= 1u << s;
+      }
       const std::size_t at = sp.index.size();
       sp.index.resize(at + regs * static_cast<std::size_t>(vector_bytes));
       auto slot = [&](std::size_t r) { return sp.index.data() + at + r * static_cast<std::size_t>(vector_bytes); };

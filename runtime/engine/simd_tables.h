@@ -16,6 +16,10 @@
 namespace gentt::engine {
 
 inline constexpr int kMaxPasses = 8;
+// A pass code next to the unit sizes 1, 2, 4, 8: 1-byte units where every byte comes from the
+// same 16-byte lane of its source as it goes to (SimdProgram::lane_local_passes). An engine
+// whose byte shuffle costs less then (AVX2: no lane crossing) runs such passes under this code.
+inline constexpr int kLaneLocalBytes = 3;
 
 struct SimdProgram {
   std::vector<std::int64_t> load_offset, store_offset;  // bytes, per register
@@ -26,7 +30,8 @@ struct SimdProgram {
   // shuffles (ProgramTables::same_lanes_as_full): the engines read program 0's then.
   std::vector<unsigned char> index;
   unsigned uniform_passes = 0;       // bit s: pass s uses the index vectors of registers 0 and 1 << s
-  unsigned char pass_unit[kMaxPasses] = {};  // unit bytes of each pass
+  unsigned char pass_unit[kMaxPasses] = {};  // unit bytes of each pass (or kLaneLocalBytes)
+  unsigned lane_local_passes = 0;  // bit s: pass s moves 1-byte units, each within its 16-byte lane
   bool full_loads = false, full_stores = false;
   // A tail program whose stored lanes come from the same block lanes as under program 0's
   // shuffles, with the same offsets for the registers it loads and stores: the engine runs it
