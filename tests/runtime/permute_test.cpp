@@ -92,6 +92,16 @@ void check_contiguous(const Case& c, const std::string& isa, int threads, std::m
   REQUIRE(std::memcmp(expected.data(), parts_out.data(), bytes) == 0);
 }
 
+// What plan_permute chose for a contiguous case on `isa` (PermutePlan::describe).
+std::string plan_text(const Case& c, const std::string& isa) {
+  gentt::PermuteDesc d;
+  d.elem_bytes = c.elem;
+  d.shape = c.shape;
+  d.perm = c.perm;
+  d.isa = isa;
+  return gentt::plan_permute(d).describe();
+}
+
 Case random_case(std::mt19937_64& rng, std::int64_t max_elements) {
   static const std::int64_t sizes[] = {1, 2, 4, 8, 4, 2, 1, 16, 3, 5, 6, 12, 24, 32, 64, 100};
   Case c;
@@ -130,12 +140,7 @@ TEST_CASE("permute: AVX-512 without VBMI (avx512skx) moves bytes with word permu
     Case c = random_case(rng, 1 << 15);
     c.elem = sizes[rng() % std::size(sizes)];
     for (const char* isa : {"avx512skx", "avx512"}) {
-      gentt::PermuteDesc d;
-      d.elem_bytes = c.elem;
-      d.shape = c.shape;
-      d.perm = c.perm;
-      d.isa = isa;
-      const std::string text = gentt::plan_permute(d).describe();
+      const std::string text = plan_text(c, isa);
       // Block plans say "engine: avx512skx, ..." and "avx512 (no VBMI)" on the F/BW/VL engine,
       // "engine: avx512, ..." on the VBMI one.
       if (std::string(isa) == "avx512skx") CHECK(text.find("engine: avx512,") == std::string::npos);
@@ -161,12 +166,7 @@ TEST_CASE("permute: AVX2 moves bytes and 16-bit elements with byte shuffles", "[
   for (int i = 0; i < 120; ++i) {
     Case c = random_case(rng, 1 << 15);
     c.elem = sizes[i % std::size(sizes)];
-    gentt::PermuteDesc d;
-    d.elem_bytes = c.elem;
-    d.shape = c.shape;
-    d.perm = c.perm;
-    d.isa = "avx2";
-    const std::string text = gentt::plan_permute(d).describe();
+    const std::string text = plan_text(c, "avx2");
     avx2 += text.find("engine: avx2") != std::string::npos && text.find("1-byte units") != std::string::npos;
     check_contiguous(c, "avx2", 1 + i % 2, rng);
   }
@@ -179,12 +179,7 @@ TEST_CASE("permute: AVX2 moves bytes and 16-bit elements with byte shuffles", "[
       {{16, 16, 16, 16}, {3, 1, 0, 2}, 2}, {{6144, 5800}, {1, 0}, 1},
   };
   for (const Case& c : cases) {
-    gentt::PermuteDesc d;
-    d.elem_bytes = c.elem;
-    d.shape = c.shape;
-    d.perm = c.perm;
-    d.isa = "avx2";
-    const std::string text = gentt::plan_permute(d).describe();
+    const std::string text = plan_text(c, "avx2");
     INFO(text);
     CHECK(text.find("engine: avx2") != std::string::npos);
     if (c.shape[0] == 6144) CHECK(text.find("stores: streaming") != std::string::npos);
@@ -231,12 +226,7 @@ TEST_CASE("permute: tail blocks as the full block's shuffles with their own mask
   for (const Case& c : cases)
     for (const char* isa : {"auto", "avx2"}) {
       if (!gentt::cpu_supports(isa) && std::string(isa) != "auto") continue;
-      gentt::PermuteDesc d;
-      d.elem_bytes = c.elem;
-      d.shape = c.shape;
-      d.perm = c.perm;
-      d.isa = isa;
-      lean += gentt::plan_permute(d).describe().find("(lean)") != std::string::npos;
+      lean += plan_text(c, isa).find("(lean)") != std::string::npos;
       for (int threads : {1, 2}) check_contiguous(c, isa, threads, rng);
     }
   if (gentt::cpu_supports("avx2")) CHECK(lean >= 4);
@@ -260,11 +250,7 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
   // (LoopOrder::balanced), with tail blocks on every block axis.
   {
     const Case odd{{15, 15, 15, 15, 15, 17}, {3, 2, 4, 1, 5, 0}, 4};
-    gentt::PermuteDesc d;
-    d.elem_bytes = odd.elem;
-    d.shape = odd.shape;
-    d.perm = odd.perm;
-    const std::string text = gentt::plan_permute(d).describe();
+    const std::string text = plan_text(odd, "auto");
     INFO(text);
     if (text.find("engine: scalar") == std::string::npos)
       CHECK(text.find("loops ordered from the block outwards") != std::string::npos);
@@ -280,12 +266,7 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
       {{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, {22, 3, 5, 0, 1, 2, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21}, 4},
   };
   for (const Case& c : avx2_cases) {
-    gentt::PermuteDesc d;
-    d.elem_bytes = c.elem;
-    d.shape = c.shape;
-    d.perm = c.perm;
-    d.isa = "avx2";
-    const std::string text = gentt::plan_permute(d).describe();
+    const std::string text = plan_text(c, "avx2");
     INFO(text);
     CHECK(text.find("stores: streaming") != std::string::npos);
     if (c.elem == 4 && c.shape.size() == 3) CHECK(text.find("its block has 16 registers") != std::string::npos);
@@ -322,11 +303,7 @@ TEST_CASE("permute: kept innermost axes move whole rows (row engine)", "[permute
     const size_t kept = rank >= 3 && rng() % 3 == 0 ? 2 : 1;
     c.perm = gentt::test::random_permutation(rng, rank - kept);
     for (size_t k = rank - kept; k < rank; ++k) c.perm.push_back(static_cast<int>(k));
-    gentt::PermuteDesc d;
-    d.elem_bytes = c.elem;
-    d.shape = c.shape;
-    d.perm = c.perm;
-    rows += gentt::plan_permute(d).describe().find("row engine") != std::string::npos;
+    rows += plan_text(c, "auto").find("row engine") != std::string::npos;
     check_contiguous(c, "auto", 1 + static_cast<int>(i % 3), rng);
     if (i % 4 == 0) check_contiguous(c, "scalar", 1, rng);
     if (i % 4 == 1 && gentt::cpu_supports("avx2")) check_contiguous(c, "avx2", 2, rng);
