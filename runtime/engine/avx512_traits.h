@@ -14,7 +14,10 @@ struct Avx512 {
   // lean (64^4 uint8 (2,0,3,1)), and their bodies would add 20 s to the engine's compile (32:
   // 2.5 s).
   static constexpr int kLeanRegBits = 5;
-  static constexpr bool kLaneLocal = false;  // a byte shuffle costs the same within lanes
+  // No separate form for byte passes that stay within 16-byte lanes: with VBMI a byte shuffle
+  // is one vpermt2b either way. Without VBMI (permute_bytes) such a pass could skip the word
+  // permutes; not tried, since no CPU without VBMI was at hand to measure it.
+  static constexpr bool kLaneLocal = false;
   GENTT_SIMD_TARGET static V load(const char* p) { return _mm512_loadu_si512(p); }
   GENTT_SIMD_TARGET static V load_part(const char* p, int, unsigned long long mask) {
     return _mm512_maskz_loadu_epi8(mask, p);
