@@ -66,6 +66,35 @@ struct Avx2 {
   GENTT_SIMD_TARGET static V load_index(const unsigned char* p) {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
   }
+  // The plain exchange of byte-lane bit L (simd_tables.h, kButterflyLane) for every L: one
+  // permute2x128 or unpack per output for 16- and 8-byte lanes, a shift and a blend for 4-, 2-
+  // and 1-byte lanes, against two vpermd and a blend for the general dword form (the passes of
+  // most float32 and float64 transposes are of this kind).
+  static constexpr unsigned kButterflyLanes = 0x1F;
+  // The lean body prefetches the rows of the block one step of the second-innermost loop ahead
+  // where the hardware prefetchers cannot follow (simd_body.h, lean_ahead).
+  static constexpr bool kPrefetchAhead = true;
+  template <int L>
+  GENTT_SIMD_TARGET static void butterfly(V a, V b, V& lo, V& hi) {
+    if constexpr (L == 4) {
+      lo = _mm256_permute2x128_si256(a, b, 0x20);
+      hi = _mm256_permute2x128_si256(a, b, 0x31);
+    } else if constexpr (L == 3) {
+      lo = _mm256_unpacklo_epi64(a, b);
+      hi = _mm256_unpackhi_epi64(a, b);
+    } else if constexpr (L == 2) {
+      lo = _mm256_blend_epi32(a, _mm256_slli_epi64(b, 32), 0xAA);
+      hi = _mm256_blend_epi32(_mm256_srli_epi64(a, 32), b, 0xAA);
+    } else if constexpr (L == 1) {
+      lo = _mm256_blend_epi16(a, _mm256_slli_epi32(b, 16), 0xAA);
+      hi = _mm256_blend_epi16(_mm256_srli_epi32(a, 16), b, 0xAA);
+    } else {
+      static_assert(L == 0, "AVX2 has byte-lane bits 0..4");
+      const V odd = _mm256_set1_epi16(static_cast<short>(0xFF00));
+      lo = _mm256_blendv_epi8(a, _mm256_slli_epi16(b, 8), odd);
+      hi = _mm256_blendv_epi8(_mm256_srli_epi16(a, 8), b, odd);
+    }
+  }
   // A byte index vector of simd_tables (output byte p takes byte i & 31 of a, or of b when
   // i & 32) in the form permute2<1> reads: bits 0-3 the byte within its 128-bit lane, bit 4 set
   // when that lane is not p's own, bit 5 the source. Dword indices stay as they are.

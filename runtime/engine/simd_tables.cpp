@@ -115,8 +115,11 @@ std::string SimdTables::describe(const char* isa) const {
   text += p.full_loads ? "whole-vector loads" : "masked loads";
   for (int s = 0; s < passes; ++s)
     text += ", pass " + std::to_string(s + 1) + ": " +
-            (p.pass_unit[s] == kLaneLocalBytes ? std::string("1-byte units within 16-byte lanes")
-                                               : std::to_string(p.pass_unit[s]) + "-byte units") +
+            (p.pass_unit[s] == kLaneLocalBytes  ? std::string("1-byte units within 16-byte lanes")
+             : p.pass_unit[s] >= kButterflyLane ? "plain exchange of " +
+                                                      std::to_string(1 << (p.pass_unit[s] - kButterflyLane)) +
+                                                      "-byte lanes"
+                                                : std::to_string(p.pass_unit[s]) + "-byte units") +
             ((p.uniform_passes >> s) & 1 ? " (one index pair)" : " (index per register)");
   text += p.full_stores ? ", whole-vector stores" : ", masked stores";
   return text;
@@ -217,6 +220,37 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
     out.programs.push_back(std::move(sp));
   }
   return out;
+}
+
+int butterfly_lane_bit(const SimdTables& tables, const SimdProgram& p, int pass) {
+  if (!tables.butterfly || pass >= tables.passes || !((p.uniform_passes >> pass) & 1) || p.index.empty()) return -1;
+  const int unit = p.pass_unit[pass] == kLaneLocalBytes ? 1 : p.pass_unit[pass];
+  if (unit != 1 && unit != 4) return -1;
+  const int bytes = tables.vector_bytes, lanes = bytes / unit;
+  const std::size_t per_pass = (std::size_t{1} << tables.reg_bits) * static_cast<std::size_t>(bytes);
+  const unsigned char* lo = p.index.data() + static_cast<std::size_t>(pass) * per_pass;
+  const unsigned char* hi = lo + (std::size_t{1} << pass) * static_cast<std::size_t>(bytes);
+  // Byte q of the result under index vector v: byte of concat(a, b) (b's from `bytes` on).
+  auto source_byte = [&](const unsigned char* v, int q) {
+    std::int32_t e = 0;
+    if (unit == 1) {
+      e = v[q];
+    } else {
+      std::memcpy(&e, v + (q / unit) * unit, sizeof e);
+    }
+    const int lane = e % lanes, from_b = (e / lanes) & 1;
+    return from_b * bytes + lane * unit + q % unit;
+  };
+  for (int bit = 0; (1 << bit) < bytes; ++bit) {
+    const int m = 1 << bit;
+    bool match = true;
+    for (int q = 0; q < bytes && match; ++q) {
+      const bool set = (q & m) != 0;
+      match = source_byte(lo, q) == (set ? bytes + (q ^ m) : q) && source_byte(hi, q) == (set ? bytes + q : q ^ m);
+    }
+    if (match) return bit;
+  }
+  return -1;
 }
 
 }  // namespace gentt::engine

@@ -20,6 +20,13 @@ inline constexpr int kMaxPasses = 8;
 // same 16-byte lane of its source as it goes to (SimdProgram::lane_local_passes). An engine
 // whose byte shuffle costs less then (AVX2: no lane crossing) runs such passes under this code.
 inline constexpr int kLaneLocalBytes = 3;
+// Pass codes kButterflyLane + L (L = 0..5): a uniform butterfly pass that is the plain exchange
+// of byte-lane bit L with its register bit (register r0 keeps its lanes with bit L clear and
+// takes the same lanes of register r0 | 1 << s into the others; that one gets the rest), the
+// form of most transposes' passes. An engine with a cheap fixed form for it (AVX2: unpack,
+// permute2x128, shift and blend; no index vectors) runs such passes under this code
+// (butterfly_lane_bit).
+inline constexpr int kButterflyLane = 16;
 
 struct SimdProgram {
   std::vector<std::int64_t> load_offset, store_offset;  // bytes, per register
@@ -61,6 +68,11 @@ struct SimdTables {
 // the shuffle units the ISA has, as a mask of their byte sizes (1 | 2 | 4 | 8 for every unit;
 // AVX2: 1 | 4, bytes and dwords).
 // out_elem_bytes: the output element size of a converting plan (sink_offset), else elem_bytes.
+// The byte-lane bit L when pass `pass` of program p (uniform, butterfly) is the plain exchange
+// of byte-lane bit L (kButterflyLane), else -1. Reads the index vectors as make_simd_tables
+// wrote them: units of 1 byte (or kLaneLocalBytes) or 4 bytes.
+int butterfly_lane_bit(const SimdTables& tables, const SimdProgram& p, int pass);
+
 std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64_t elem_bytes, int vector_bytes,
                                            unsigned units, int max_reg_bits, std::int64_t out_elem_bytes);
 
