@@ -1,5 +1,7 @@
 #include "backends/skeleton.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -41,10 +43,19 @@ void emit_inner_run(CodeWriter& w, const Kernel& k, const std::vector<LoopDim>& 
     w.linef("const std::int64_t full_stop = stop < {0} ? stop : {0};", L.count - 1);
     limit = "full_stop";
   }
-  if (k.unroll > 1)
+  if (k.unroll > 1 && k.prefetch_ahead)
+    w.linef("for (; i{0} + {1} <= {2}; i{0} += {1}, in_off += {3}, out_off += {4}) {{ for (int u = 0; u < {1}; ++u) "
+            "{6}_prefetch(in + in_off + u * {7}); {5} }}",
+            d, k.unroll, limit, k.unroll * L.in_stride, k.unroll * L.out_stride,
+            block_call(k.name, outer_program, k.unroll), k.name, L.in_stride);
+  else if (k.unroll > 1)
     w.linef("for (; i{0} + {1} <= {2}; i{0} += {1}, in_off += {3}, out_off += {4}) {5}", d, k.unroll, limit,
             k.unroll * L.in_stride, k.unroll * L.out_stride, block_call(k.name, outer_program, k.unroll));
-  w.linef("for (; i{0} < {1}; {2}) {3}", d, limit, step, block_call(k.name, outer_program));
+  if (k.prefetch_ahead)
+    w.linef("for (; i{0} < {1}; {2}) {{ {4}_prefetch(in + in_off); {3} }}", d, limit, step,
+            block_call(k.name, outer_program), k.name);
+  else
+    w.linef("for (; i{0} < {1}; {2}) {3}", d, limit, step, block_call(k.name, outer_program));
   if (L.tail_bit < 0) return;
   w.block(fmt::format("if (i{} < stop)", d), [&] {
     w.line(block_call(k.name, outer_program | (1 << L.tail_bit)));
@@ -153,6 +164,29 @@ void emit_run(CodeWriter& w, const Kernel& k, const std::string& elem) {
           });
 }
 
+// K_prefetch(in): prefetches the lines that program 0 loads from the block prefetch_ahead
+// elements past `in` (ir/prefetch.h): one per 64-byte line of its load offsets. The address is
+// formed as an integer: the block ahead may lie past the tensor, and a prefetch never faults.
+void emit_prefetch(CodeWriter& w, const Kernel& k, const std::string& elem) {
+  std::vector<int64_t> lines;
+  for (const Op& op : k.programs.front().ops)
+    if (op.kind == OpKind::load) {
+      const int64_t line = op.offset * k.elem_bytes / kLineBytes * kLineBytes;
+      if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
+    }
+  const int64_t ahead = k.prefetch_ahead * k.elem_bytes;
+  w.line("");
+  w.comment(fmt::format("Software prefetch: the {} lines that block 0 loads, {} bytes (one step of the loop above the "
+                        "innermost) ahead.",
+                        lines.size(), ahead));
+  w.block(fmt::format("inline void {}_prefetch(const {}* in)", k.name, elem), [&] {
+    w.linef("const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(in) {} {};", ahead < 0 ? '-' : '+',
+            ahead < 0 ? -ahead : ahead);
+    for (int64_t line : lines)
+      w.linef("__builtin_prefetch(reinterpret_cast<const void*>(at + {}), 0, 3);", line);
+  });
+}
+
 // The block programs and NAME_run of one kernel (the unit's, or its streaming variant).
 void emit_programs_and_run(CodeWriter& w, const Kernel& k, const std::string& elem, const SkeletonHooks& hooks) {
   auto emit_program = [&](const BlockProgram& prog, int index, const std::string& fn) {
@@ -173,6 +207,7 @@ void emit_programs_and_run(CodeWriter& w, const Kernel& k, const std::string& el
     emit_program(k.programs[i], i, fmt::format("{}_block{}", k.name, i));
   for (int i = 0; i < static_cast<int>(k.unrolled.size()); ++i)
     if (!k.unrolled[i].ops.empty()) emit_program(k.unrolled[i], i, fmt::format("{}_block{}_x{}", k.name, i, k.unroll));
+  if (k.prefetch_ahead) emit_prefetch(w, k, elem);
   w.line("");
   emit_run(w, k, elem);
 }

@@ -52,6 +52,9 @@ std::string plan_summary(const Plan& plan, const Kernel& kernel) {
                      n.shuffles, n.stores);
   }
   if (kernel.tiled) s += kernel.tiling + "\n";
+  if (kernel.prefetch_ahead)
+    s += fmt::format("prefetch: each full block first prefetches the lines of the block {} bytes ahead (ir/prefetch.h)\n",
+                     kernel.prefetch_ahead * kernel.elem_bytes);
   return s;
 }
 

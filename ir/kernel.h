@@ -93,6 +93,9 @@ struct Kernel {
   // of region 0 first), `loops` being region 0's. Empty: one nest, `loops` from offset 0. Every
   // region's innermost loop has the strides of `loops.back()`.
   std::vector<LoopRegion> regions;
+  // Software prefetch (ir/prefetch.h): each full block of the innermost loop first prefetches the
+  // lines of program 0's loads this many input elements ahead; 0: none.
+  int64_t prefetch_ahead = 0;
 
   std::vector<LoopRegion> nests() const;  // `regions`, or the one nest of `loops`
   int64_t iterations() const;             // blocks over every nest (1 when there are no loops)

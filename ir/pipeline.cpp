@@ -8,6 +8,7 @@
 #include "ir/canonical.h"
 #include "ir/error.h"
 #include "ir/lower.h"
+#include "ir/prefetch.h"
 #include "ir/stream.h"
 #include "ir/tiling.h"
 #include "ir/verify.h"
@@ -65,6 +66,17 @@ Lowered run_pipeline(const Problem& problem) {
     }
   }
   out.plan.reasons.push_back(choice.reason);
+  // Software prefetch: AVX2 only, where it was measured; for outputs past the caches.
+  if (problem.target.isa == Isa::avx2 && out.kernel.in_elements * problem.dtype.bytes >= kTileMinBytes) {
+    const PrefetchChoice cached = choose_prefetch(out.kernel);
+    out.kernel.prefetch_ahead = cached.ahead;
+    out.plan.reasons.push_back(cached.reason);
+    if (out.stream_kernel) {
+      const PrefetchChoice streamed = choose_prefetch(*out.stream_kernel);
+      out.stream_kernel->prefetch_ahead = streamed.ahead;
+      if (streamed.reason != cached.reason) out.plan.reasons.push_back("streaming variant's " + streamed.reason);
+    }
+  }
   return out;
 }
 

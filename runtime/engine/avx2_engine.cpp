@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/prefetch.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/regions.h"
 #include "runtime/engine/simd_tables.h"

@@ -348,26 +348,21 @@ GENTT_SIMD_TARGET void run_range(const Data& d, const char* in, char* out, std::
   if (d.stream) T::fence();
 }
 
-// Software prefetch: where the innermost loop's run reads at most kPrefetchRunBytes of each
-// row, the next step of the loop above it reads new rows far away (a page or more), which the
-// hardware prefetchers do not follow; each block then prefetches the lines of the block one
-// such step ahead. Measured on AVX2 (Zen 3: 16^6 float64 (4,3,5,0,1,2) 3.8 -> 5.6 GB/s alone);
-// an engine opts in with T::kPrefetchAhead (AVX-512 does not: not measured there).
+// Software prefetch (ir/prefetch.h, the generated kernels' rule): where the innermost loop's run
+// reads at most a line or two of each row and the next step of the loop above it jumps a page
+// or more (new rows, which the hardware prefetchers do not follow), each block prefetches the
+// lines of the block one such step ahead. Measured on AVX2 (Zen 3: 16^6 float64 (4,3,5,0,1,2)
+// 3.8 -> 5.6 GB/s alone); an engine opts in with T::kPrefetchAhead (AVX-512 does not: not
+// measured there). Needs ir/prefetch.h included by the engine's translation unit.
 template <class T>
 std::int64_t lean_ahead(const std::vector<WalkLoop>& loops) {
-  constexpr std::int64_t kPrefetchRunBytes = 512, kPrefetchMinStep = 4096;
-  const std::size_t depth = loops.size();
   if constexpr (requires { T::kPrefetchAhead; }) {
-    if (!T::kPrefetchAhead) return 0;
+    if (!T::kPrefetchAhead || loops.size() < 2) return 0;
+    const WalkLoop& b = loops[loops.size() - 1];
+    return prefetch_ahead_bytes(b.count, b.in_step, loops[loops.size() - 2].in_step);
   } else {
     return 0;
   }
-  if (depth < 2) return 0;
-  const WalkLoop& b = loops[depth - 1];
-  const WalkLoop& a = loops[depth - 2];
-  const std::int64_t run = b.count * (b.in_step < 0 ? -b.in_step : b.in_step);
-  const std::int64_t step = a.in_step < 0 ? -a.in_step : a.in_step;
-  return run <= kPrefetchRunBytes && step >= kPrefetchMinStep ? a.in_step : 0;
 }
 
 template <class T, int RegBits, int Passes>

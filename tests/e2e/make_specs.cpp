@@ -3,7 +3,7 @@
 // seed), as ordinary gentt specs so that the real gentt-gen generates them. VECTOR_BITS (sve,
 // sve2) goes into every kernel's spec and name. It also writes OUT_DIR/cases.cpp, the case list
 // of the statically linked checker of cross-compiled kernels (arm_cases.h).
-// Cases 0 and 1 are fixed shapes over 4 MiB, tiled with remainders.
+// Cases 0 and 1 are fixed shapes over 4 MiB, tiled with remainders; AVX2's case 2 prefetches.
 // For avx512, avx512skx and avx2 the last quarter of the cases ask for `"stores": "streaming"` and are
 // shaped so that the streaming variant exists: element sizes 1..16 and an innermost output axis that
 // holds whole vectors (ir/stream.h).
@@ -81,6 +81,9 @@ int main(int argc, char** argv) {
     // remainders (ir/tiling.h): several loop nests, tails inside them.
     if (c == 0) p = {{1100, 1000}, {1, 0}, 4};
     if (c == 1) p = {{3, 700, 1100}, {0, 2, 1}, 2};
+    // AVX2: an untiled 8 MiB walk whose blocks read 8 rows a page apart, so that each block
+    // prefetches the rows of the block one loop step ahead (ir/prefetch.h).
+    if (c == 2 && isa == "avx2") p = {{16, 16, 16, 16, 16, 4}, {4, 3, 5, 0, 1, 2}, 8};
     const bool streaming = (isa == "avx512" || isa == "avx512skx" || isa == "avx2") && c >= cases - cases / 4;
     if (streaming) make_streamable(p, rng, isa == "avx2" ? 32 : 64);
     // avx512skx moves single bytes without VBMI (word permutes and in-lane byte shuffles): half of

@@ -1,0 +1,61 @@
+// ir/prefetch.h: which generated kernels prefetch the rows of the block one loop step ahead.
+#include <catch2/catch.hpp>
+
+#include "ir/pipeline.h"
+#include "ir/prefetch.h"
+
+using namespace gentt;
+
+namespace {
+
+Problem problem(Isa isa, int64_t elem_bytes, std::vector<int64_t> shape, std::vector<int> perm) {
+  Problem p;
+  p.name = "k";
+  p.dtype = Dtype{"bytes" + std::to_string(elem_bytes), elem_bytes};
+  p.shape = std::move(shape);
+  p.perm = std::move(perm);
+  p.target = Target{isa, isa == Isa::avx512 ? 512 : isa == Isa::avx2 ? 256 : 0};
+  return p;
+}
+
+bool explains_prefetch(const Lowered& l) {
+  for (const auto& r : l.plan.reasons)
+    if (r.rfind("prefetch: each block", 0) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("prefetch: the rule on the innermost run and the next step", "[prefetch]") {
+  CHECK(prefetch_ahead_bytes(4, 32, 262144) == 262144);
+  CHECK(prefetch_ahead_bytes(4, 32, -8192) == -8192);   // either direction
+  CHECK(prefetch_ahead_bytes(16, 32, 262144) == 262144);  // a run of 512 bytes: still short
+  CHECK(prefetch_ahead_bytes(17, 32, 262144) == 0);     // a longer run: the hardware follows it
+  CHECK(prefetch_ahead_bytes(4, 32, 4095) == 0);        // a step within a page
+  CHECK(prefetch_ahead_bytes(4, -32, 4096) == 4096);
+}
+
+TEST_CASE("prefetch: AVX2 kernels past the caches whose blocks read rows a page apart", "[prefetch]") {
+  // 16^5 x 4 float64 (4,3,5,0,1,2), 8 MiB: blocks of 8 rows 32 KiB apart, 128 bytes of each row
+  // per run of the innermost loop; the loop above it steps 8 rows (256 KiB).
+  const Lowered l = run_pipeline(problem(Isa::avx2, 8, {16, 16, 16, 16, 16, 4}, {4, 3, 5, 0, 1, 2}));
+  CHECK(l.kernel.prefetch_ahead * 8 == 65536);
+  CHECK(explains_prefetch(l));
+  if (l.stream_kernel) CHECK(l.stream_kernel->prefetch_ahead != 0);
+  // The same walk in cache (64 KiB): no prefetch, and nothing said.
+  const Lowered small = run_pipeline(problem(Isa::avx2, 8, {2, 2, 16, 16, 16, 4}, {4, 3, 5, 0, 1, 2}));
+  CHECK(small.kernel.prefetch_ahead == 0);
+  for (const auto& r : small.plan.reasons) CHECK(r.find("prefetch") == std::string::npos);
+  // Other ISAs: not measured there, so none.
+  CHECK(run_pipeline(problem(Isa::avx512, 8, {16, 16, 16, 16, 16, 4}, {4, 3, 5, 0, 1, 2})).kernel.prefetch_ahead == 0);
+  CHECK(run_pipeline(problem(Isa::scalar, 8, {16, 16, 16, 16, 16, 4}, {4, 3, 5, 0, 1, 2})).kernel.prefetch_ahead == 0);
+}
+
+TEST_CASE("prefetch: none for tiled walks and long inner runs", "[prefetch]") {
+  // A large 2-D transpose walks cache tiles.
+  const Lowered tiled = run_pipeline(problem(Isa::avx2, 4, {2048, 2048}, {1, 0}));
+  CHECK(tiled.kernel.prefetch_ahead == 0);
+  // Keeping the two innermost axes: long contiguous runs the hardware prefetchers follow.
+  const Lowered rows = run_pipeline(problem(Isa::avx2, 4, {64, 64, 1024}, {1, 0, 2}));
+  CHECK(rows.kernel.prefetch_ahead == 0);
+}
