@@ -61,6 +61,25 @@ __attribute__((always_inline)) inline std::int64_t affine_at(int r, std::int64_t
   return (r % H) * step + (r / H) * step2;
 }
 
+// affine_at's address of register r, from the block's base p and q = p + step2, written so that
+// x86 addressing forms (base + index * scale) take it without a register per offset: index
+// step (scales 1, 2, 4) or step3 = 3 * step. Computing every offset into a register of its own
+// spilled them, and the spill reloads cost a quarter of a memory-bound block's speed.
+template <int R>
+__attribute__((always_inline)) inline const char* affine_addr(const char* p, const char* q, int r, std::int64_t step,
+                                                             std::int64_t step3) {
+  constexpr int H = R > 1 ? R / 2 : 1;
+  const char* base = r / H == 0 ? p : q;
+  switch (r % H) {
+    case 0: return base;
+    case 1: return base + step;
+    case 2: return base + 2 * step;
+    case 3: return base + step3;
+    case 4: return base + 4 * step;
+    default: return base + (r % H) * step;
+  }
+}
+
 // One shuffle pass s, register r's index vector from index(r): a butterfly pass shuffles each
 // pair (r0, r0 | 1 << s) into both; a reorder pass shuffles each register alone.
 template <class T, int Unit, int R, bool Butterfly, class Index>
@@ -188,29 +207,152 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline typename T::V load_in_wi
 // vectors are loaded once per run into registers, and each block is straight-line code like a
 // generated kernel's. With the input-window loads and the two-level walk this took the TTLG set
 // from 0.67 to 0.79-0.85 of the generated kernels (median; minimum 0.37 to 0.47).
-template <class T, int RegBits, int Passes>
+//
+// Fixed (engines with fixed butterfly forms, T::kButterflyLanes): every pass s is the plain
+// exchange of byte-lane bit kFirstLane + s, the passes of an ordinary transpose (float64 on
+// AVX2: 8-byte then 16-byte lanes; float32: 4, 8, 16), so the block is the fixed forms with no
+// dispatch on the pass codes, and runs of full blocks go through run_full: U consecutive blocks
+// at a time, loads first, like the generated kernels' unrolled innermost loop (ir/unroll.h's
+// rule: about 8 registers loaded per step, at most 4 blocks). Most plans' passes are these (on
+// the bench sets and random shapes, about 3 in 4 AVX2 lean plans); with them the TTLG set went
+// from 0.80 to 0.84 of the generated kernels (median; minimum 0.33 to 0.57), TTC 0.80 to 0.95.
+template <class T, int RegBits, int Passes, bool Fixed = false>
 struct LeanBody {
   using V = typename T::V;
   static constexpr int R = 1 << RegBits;
   static constexpr int B = T::kBytes;
+  static constexpr int kFirstLane = std::countr_zero(static_cast<unsigned>(B)) - Passes;
+  static constexpr int U = Fixed ? (8 / R < 1 ? 1 : 8 / R > 4 ? 4 : 8 / R) : 1;
   const Program* programs;
   std::int64_t in_elem_bytes;
   std::uintptr_t in_lo, in_window;  // load_in_window
   bool stream;
   std::int64_t ahead;  // input bytes to the block whose lines are prefetched (0: none; lean_ahead)
-  V pre[2 * Passes];  // pass s: the index vectors of registers 0 and 1 << s
+  V pre[2 * Passes];  // pass s: the index vectors of registers 0 and 1 << s (not Fixed)
+  bool full0 = false;  // program 0 loads and stores whole vectors (run_full may run)
+  // Program 0's geometry and pass units, copied here: the body's stores through char* could
+  // alias the tables, so values read from them are reloaded after every store.
+  std::int64_t load0 = 0, store0 = 0, ls = 0, ls2 = 0, ss = 0, ss2 = 0;
+  unsigned char unit[Passes] = {};
 
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void shuffles(V (&v)[R]) const {
+    if constexpr (Fixed) {
+      [&]<int... S>(std::integer_sequence<int, S...>) GENTT_SIMD_TARGET __attribute__((always_inline)) {
+        (lane_pass<T, kFirstLane + S, R>(v, S), ...);
+      }(std::make_integer_sequence<int, Passes>{});
+    } else {
+#pragma GCC unroll 8
+      for (int s = 0; s < Passes; ++s) held_pass<T, R>(v, s, unit[s], pre[2 * s], pre[2 * s + 1]);
+    }
+  }
+
+  // na runs (a_in, a_out bytes apart) of n >= 1 consecutive full blocks (program 0, full0) of the
+  // innermost loop from (in, out), its steps in_step and out_step bytes apart.
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void run_full(const char* in, char* out, std::int64_t na,
+                                                                      std::int64_t a_in, std::int64_t a_out,
+                                                                      std::int64_t n, std::int64_t in_step,
+                                                                      std::int64_t out_step) const
+    requires Fixed
+  {
+    const char* from = in + load0;
+    char* to = out + store0;
+    if (stream && ((ss | ss2 | out_step | a_out) & (B - 1)) == 0 &&
+        (reinterpret_cast<std::uintptr_t>(to) & (B - 1)) == 0)
+      full_blocks<true>(from, to, na, a_in, a_out, n, in_step, out_step);
+    else
+      full_blocks<false>(from, to, na, a_in, a_out, n, in_step, out_step);
+  }
+
+  // The blocks of run_full. The geometry is copied into locals, which the stores through char*
+  // cannot alias, and each address is affine_addr's form.
+  template <bool Streaming>
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void full_blocks(const char* run_from, char* run_to,
+                                                                         std::int64_t na, std::int64_t a_in,
+                                                                         std::int64_t a_out, std::int64_t n,
+                                                                         std::int64_t in_step,
+                                                                         std::int64_t out_step) const {
+    const std::int64_t ls = this->ls, ls3 = 3 * this->ls, ss = this->ss, ss3 = 3 * this->ss, ahead = this->ahead;
+    const std::int64_t ls2 = this->ls2, ss2 = this->ss2;
+    for (; na > 0; --na, run_from += a_in, run_to += a_out) {
+      const char* from = run_from;
+      const char* from2 = from + ls2;  // the second half's base (affine_addr)
+      char* to = run_to;
+      char* to2 = to + ss2;
+      std::int64_t i = 0;
+      if constexpr (U > 1) {
+        for (; i + U <= n;
+             i += U, from += U * in_step, from2 += U * in_step, to += U * out_step, to2 += U * out_step) {
+          V v[U][R];
+          if (ahead) {
+#pragma GCC unroll 64
+            for (int u = 0; u < U; ++u)
+#pragma GCC unroll 64
+              for (int r = 0; r < R; ++r)
+                __builtin_prefetch(affine_addr<R>(from + u * in_step + ahead, from2 + u * in_step + ahead, r, ls, ls3),
+                                   0, 3);
+          }
+#pragma GCC unroll 64
+          for (int r = 0; r < R; ++r)
+#pragma GCC unroll 64
+            for (int u = 0; u < U; ++u)
+              v[u][r] = T::load(affine_addr<R>(from + u * in_step, from2 + u * in_step, r, ls, ls3));
+#pragma GCC unroll 64
+          for (int u = 0; u < U; ++u) shuffles(v[u]);
+#pragma GCC unroll 64
+          for (int r = 0; r < R; ++r)
+#pragma GCC unroll 64
+            for (int u = 0; u < U; ++u)
+              put<Streaming>(affine_addr<R>(to + u * out_step, to2 + u * out_step, r, ss, ss3), v[u][r]);
+        }
+      }
+      for (; i < n; ++i, from += in_step, from2 += in_step, to += out_step, to2 += out_step) {
+        V v[R];
+        if (ahead) {
+#pragma GCC unroll 64
+          for (int r = 0; r < R; ++r) __builtin_prefetch(affine_addr<R>(from + ahead, from2 + ahead, r, ls, ls3), 0, 3);
+        }
+#pragma GCC unroll 64
+        for (int r = 0; r < R; ++r) v[r] = T::load(affine_addr<R>(from, from2, r, ls, ls3));
+        shuffles(v);
+#pragma GCC unroll 64
+        for (int r = 0; r < R; ++r) put<Streaming>(affine_addr<R>(to, to2, r, ss, ss3), v[r]);
+      }
+    }
+  }
+
+  template <bool Streaming>
+  GENTT_SIMD_TARGET __attribute__((always_inline)) static inline void put(const char* at, V v) {
+    if constexpr (Streaming)
+      T::stream(const_cast<char*>(at), v);
+    else
+      T::store(const_cast<char*>(at), v);
+  }
+
+  // Fixed: tail blocks (and program 0 where it is not full0) out of line, so that the walk and
+  // the full blocks around them keep their values in registers: inlined, they made one large
+  // function in which the walk's counters and pointers lived on the stack (16^6 float64
+  // (4,1,2,5,3,0): 0.55 -> 0.62 of the generated kernel).
+  GENTT_SIMD_TARGET __attribute__((noinline)) void operator()(int program, const char* in, char* out) const
+    requires Fixed
+  {
+    block(program, in, out);
+  }
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline void operator()(int program, const char* in,
-                                                                          char* out) const {
+                                                                          char* out) const
+    requires(!Fixed)
+  {
+    block(program, in, out);
+  }
+
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void block(int program, const char* in, char* out) const {
     const Program& p = programs[program];
     if (p.moves) return run_moves(*p.moves, in_elem_bytes, in, out);
-    const Program& z = programs[0];
     V v[R];
     // A register p does not load or store is read and (mask 0) written at the block's base, not
     // at program 0's address for it: that may lie past the tensor, and a masked access to an
     // unmapped page is slow.
-    const char* load_base = in + z.load_offset[0];
-    const std::int64_t load_step = z.load_step, load_step2 = z.load_step2;
+    const char* load_base = in + load0;
+    const std::int64_t load_step = ls, load_step2 = ls2;
     if (ahead) {
 #pragma GCC unroll 64
       for (int r = 0; r < R; ++r) __builtin_prefetch(load_base + ahead + affine_at<R>(r, load_step, load_step2), 0, 3);
@@ -224,10 +366,9 @@ struct LeanBody {
         v[r] = load_in_window<T>(p.load_bytes[r] ? load_base + affine_at<R>(r, load_step, load_step2) : in, in_lo,
                                  in_window, p.load_bytes[r], p.load_mask[r]);
     }
-#pragma GCC unroll 8
-    for (int s = 0; s < Passes; ++s) held_pass<T, R>(v, s, z.pass_unit[s], pre[2 * s], pre[2 * s + 1]);
-    char* base = out + z.store_offset[0];
-    const std::int64_t step = z.store_step, step2 = z.store_step2;
+    shuffles(v);
+    char* base = out + store0;
+    const std::int64_t step = ss, step2 = ss2;
     if (p.full_stores) {
       if (stream && ((step | step2) & (B - 1)) == 0 && (reinterpret_cast<std::uintptr_t>(base) & (B - 1)) == 0) {
 #pragma GCC unroll 64
@@ -365,12 +506,16 @@ std::int64_t lean_ahead(const std::vector<WalkLoop>& loops) {
   }
 }
 
-template <class T, int RegBits, int Passes>
+template <class T, int RegBits, int Passes, bool Fixed>
 GENTT_SIMD_TARGET void run_lean(const Data& d, const char* in, char* out, std::int64_t begin, std::int64_t end) {
   const auto [in_lo, in_window] = input_window<T>(d, in);
-  LeanBody<T, RegBits, Passes> body{d.programs.data(), d.in_elem_bytes, in_lo, in_window, d.stream, lean_ahead<T>(d.loops), {}};
   const Program& full = d.programs.front();
-  for (int s = 0; s < Passes; ++s) {
+  LeanBody<T, RegBits, Passes, Fixed> body{d.programs.data(), d.in_elem_bytes, in_lo, in_window, d.stream,
+                                           lean_ahead<T>(d.loops), {}, full.full_loads && full.full_stores,
+                                           full.load_offset[0], full.store_offset[0], full.load_step,
+                                           full.load_step2, full.store_step, full.store_step2};
+  std::memcpy(body.unit, full.pass_unit, sizeof body.unit);
+  for (int s = 0; s < Passes && !Fixed; ++s) {
     const unsigned char* index = full.index + s * (1 << RegBits) * T::kBytes;
     body.pre[2 * s] = T::load_index(index);
     body.pre[2 * s + 1] = T::load_index(index + (1 << s) * T::kBytes);
@@ -393,23 +538,38 @@ RunFn pick_passes(int passes, bool butterfly) {
   return fn;
 }
 
-template <class T, int RegBits>
+template <class T, int RegBits, bool Fixed>
 RunFn pick_lean_passes(int passes) {
   RunFn fn = nullptr;
   [&]<int... P>(std::integer_sequence<int, P...>) {
-    ((passes == P + 1 ? (fn = run_lean<T, RegBits, P + 1>, 0) : 0), ...);
+    ((passes == P + 1 ? (fn = run_lean<T, RegBits, P + 1, Fixed>, 0) : 0), ...);
   }(std::make_integer_sequence<int, RegBits>{});
   return fn;
 }
 
-// The lean run function (butterfly plans of 1..reg_bits passes), or nullptr past MaxRegBits.
-template <class T, int MaxRegBits>
+// The lean run function (butterfly plans of 1..reg_bits passes), or nullptr past MaxRegBits;
+// Fixed: the one for plans whose passes are LeanBody's fixed lane exchanges.
+template <class T, int MaxRegBits, bool Fixed = false>
 RunFn pick_lean(int reg_bits, int passes) {
   RunFn fn = nullptr;
   [&]<int... B>(std::integer_sequence<int, B...>) {
-    ((reg_bits == B + 1 ? (fn = pick_lean_passes<T, B + 1>(passes), 0) : 0), ...);
+    ((reg_bits == B + 1 ? (fn = pick_lean_passes<T, B + 1, Fixed>(passes), 0) : 0), ...);
   }(std::make_integer_sequence<int, MaxRegBits>{});
   return fn;
+}
+
+// Whether every pass of the plan's program 0 is the plain exchange of byte-lane bit
+// log2(kBytes) - passes + s (LeanBody's Fixed form) and T has those forms.
+template <class T>
+bool fixed_lanes(const SimdTables& simd) {
+  const int first = std::countr_zero(static_cast<unsigned>(T::kBytes)) - simd.passes;
+  if (first < 0) return false;
+  for (int s = 0; s < simd.passes; ++s) {
+    const int lane = first + s;
+    if (simd.programs.front().pass_unit[s] != kButterflyLane + lane || ((butterfly_lanes<T>() >> lane) & 1) == 0)
+      return false;
+  }
+  return true;
 }
 
 // The run function for a plan, or nullptr past MaxRegBits.
@@ -426,8 +586,9 @@ class SimdBlocks final : public PreparedBlocks {
  public:
   // fn: the generic run function; lean_fn: the lean one for the plan's registers and passes
   // (LeanBody), used when every program fits it.
+  // fixed_fn: the lean one with LeanBody's fixed forms, when the plan's passes are those (or nullptr).
   SimdBlocks(std::shared_ptr<const SimdTables> tables, std::vector<WalkLoop> loops, RunFn fn, RunFn lean_fn,
-             const PrepareOptions& options, std::int64_t in_elem_bytes, const char* isa)
+             RunFn fixed_fn, const PrepareOptions& options, std::int64_t in_elem_bytes, const char* isa)
       : tables_(std::move(tables)), fn_(fn), isa_(isa) {
     const bool stream = options.stream;
     if (options.sink) data_.sink = *options.sink;
@@ -472,7 +633,8 @@ class SimdBlocks final : public PreparedBlocks {
     lean_ = lean_fn && !data_.sink.fn && tables_->butterfly && tables_->passes > 0 &&
             full.uniform_passes == (1u << tables_->passes) - 1 && full.affine_loads && full.affine_stores;
     for (const Program& p : data_.programs) lean_ = lean_ && (p.shares_full || p.moves);
-    if (lean_) fn_ = lean_fn;
+    if (lean_) fn_ = fixed_fn ? fixed_fn : lean_fn;
+    fixed_ = lean_ && fixed_fn;
   }
   void run(const char* in, char* out, std::int64_t begin, std::int64_t end) const override {
     fn_(data_, in, out, begin, end);
@@ -480,7 +642,9 @@ class SimdBlocks final : public PreparedBlocks {
   std::int64_t iterations() const override { return iterations_; }
   std::string describe() const override {
     return tables_->describe(isa_) + (data_.sink.fn ? ", each register's run through the row transform" : "") +
-           (lean_ ? ", tail blocks as the full block's shuffles with masks (lean)" : "");
+           (lean_ ? ", tail blocks as the full block's shuffles with masks (lean" +
+                        std::string(fixed_ ? "; full blocks in fixed forms" : "") + ")"
+                  : "");
   }
 
  private:
@@ -488,6 +652,7 @@ class SimdBlocks final : public PreparedBlocks {
   Data data_;
   RunFn fn_;
   bool lean_ = false;
+  bool fixed_ = false;
   const char* isa_;
   std::int64_t iterations_ = 0;
 };
@@ -535,10 +700,14 @@ std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int
   if (!fn) return nullptr;
   // Lean bodies for up to 1 << T::kLeanRegBits registers (simd_body's traits).
   const RunFn lean_fn = simd->butterfly ? pick_lean<T, T::kLeanRegBits>(simd->reg_bits, simd->passes) : nullptr;
+  RunFn fixed_fn = nullptr;
+  if constexpr (butterfly_lanes<T>() != 0)
+    if (simd->butterfly && fixed_lanes<T>(*simd))
+      fixed_fn = pick_lean<T, T::kLeanRegBits, true>(simd->reg_bits, simd->passes);
   const auto shared = std::make_shared<const SimdTables>(std::move(*simd));
   return over_regions(tables.loops, elem_bytes, out_bytes, options,
                       [&](const BlockLoops& loops, const PrepareOptions& o) -> std::unique_ptr<PreparedBlocks> {
                         return std::make_unique<SimdBlocks>(shared, walk_loops(loops, elem_bytes, out_bytes), fn,
-                                                            lean_fn, o, elem_bytes, isa);
+                                                            lean_fn, fixed_fn, o, elem_bytes, isa);
                       });
 }

@@ -64,13 +64,42 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
     if (outer_tails)
       for (int d = 0; d < outer; ++d)
         if (loops[d].tail_bit >= 0 && idx[d] == loops[d].count - 1) outer_program |= 1 << loops[d].tail_bit;
+    // A block type with run_full (LeanBody, Fixed) takes whole runs of b whose blocks are all
+    // full (program 0), a's iterations included, in one call: on short runs the walk's cost per
+    // run was as large as the blocks' (16^6 float64 (4,1,2,5,3,0), runs of 4 blocks: 0.55 -> 0.60
+    // of the generated kernel with a's runs in one call).
+    if constexpr (requires { block.run_full(in, out, i, a.in_step, a.out_step, j, b.in_step, b.out_step); }) {
+      if (j == 0 && b_tail == 0 && outer_program == 0 && block.full0) {
+        const std::int64_t a_stop = a.count - (a_tail ? 1 : 0);
+        std::int64_t runs = (end - it) / b.count;
+        if (runs > a_stop - i) runs = a_stop - i;
+        if (runs > 0) {
+          block.run_full(in, out, runs, a.in_step, a.out_step, b.count, b.in_step, b.out_step);
+          in += runs * a.in_step;
+          out += runs * a.out_step;
+          i += runs;
+          it += runs * b.count;
+          if (it >= end) return;
+        }
+      }
+    }
     // a's run from i, each a run of b from j, to their ends or to the part's end.
     for (; i < a.count; ++i) {
       const int program = outer_program | (i == a.count - 1 ? a_tail : 0);
       const std::int64_t stop = j + (end - it < b.count - j ? end - it : b.count - j);
       it += stop - j;
       if constexpr (SplitTail) {
-        for (; j < (stop < b_full ? stop : b_full); ++j, in += b.in_step, out += b.out_step) block(program, in, out);
+        const std::int64_t full_stop = stop < b_full ? stop : b_full;
+        // A block type with run_full takes a run of full blocks (program 0) at once (LeanBody).
+        if constexpr (requires { block.run_full(in, out, i, a.in_step, a.out_step, j, b.in_step, b.out_step); }) {
+          if (program == 0 && j < full_stop && block.full0) {
+            block.run_full(in, out, 1, 0, 0, full_stop - j, b.in_step, b.out_step);
+            in += (full_stop - j) * b.in_step;
+            out += (full_stop - j) * b.out_step;
+            j = full_stop;
+          }
+        }
+        for (; j < full_stop; ++j, in += b.in_step, out += b.out_step) block(program, in, out);
         for (; j < stop; ++j, in += b.in_step, out += b.out_step) block(program | b_tail, in, out);
       } else {
         for (; j < stop; ++j, in += b.in_step, out += b.out_step) block(j < b_full ? program : program | b_tail, in, out);
