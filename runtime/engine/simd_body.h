@@ -345,7 +345,42 @@ struct LeanBody {
   }
 
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline void block(int program, const char* in, char* out) const {
+    block_of(programs[program], in, out);
+  }
+
+  // A program's per-register loads and stores, copied out of the tables (run_program).
+  struct LocalProgram {
+    std::int32_t load_bytes[R], store_bytes[R];
+    unsigned long long load_mask[R], store_mask[R];
+    bool full_loads, full_stores;
+    const ElementMoves* moves;
+  };
+
+  // n consecutive blocks of one program (a tail program's run, or program 0's where it is not
+  // full0), in_step and out_step bytes apart. Fixed only: out of line like operator(), with the
+  // body and the program copied into locals, which the stores through char* cannot alias (read
+  // from the tables, they were reloaded after every store).
+  GENTT_SIMD_TARGET __attribute__((noinline)) void run_program(int program, const char* in, char* out, std::int64_t n,
+                                                               std::int64_t in_step, std::int64_t out_step) const
+    requires Fixed
+  {
     const Program& p = programs[program];
+    LocalProgram q;
+    for (int r = 0; r < R; ++r) {
+      q.load_bytes[r] = p.load_bytes[r];
+      q.store_bytes[r] = p.store_bytes[r];
+      q.load_mask[r] = p.load_mask[r];
+      q.store_mask[r] = p.store_mask[r];
+    }
+    q.full_loads = p.full_loads;
+    q.full_stores = p.full_stores;
+    q.moves = p.moves;
+    const LeanBody self = *this;
+    for (; n > 0; --n, in += in_step, out += out_step) self.block_of(q, in, out);
+  }
+
+  template <class P>
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void block_of(const P& p, const char* in, char* out) const {
     if (p.moves) return run_moves(*p.moves, in_elem_bytes, in, out);
     V v[R];
     // A register p does not load or store is read and (mask 0) written at the block's base, not

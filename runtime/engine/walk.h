@@ -99,6 +99,15 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
             j = full_stop;
           }
         }
+        // ... and a run of one other program (tail programs) at once.
+        if constexpr (requires { block.run_program(program, in, out, j, b.in_step, b.out_step); }) {
+          if (j < full_stop) {
+            block.run_program(program, in, out, full_stop - j, b.in_step, b.out_step);
+            in += (full_stop - j) * b.in_step;
+            out += (full_stop - j) * b.out_step;
+            j = full_stop;
+          }
+        }
         for (; j < full_stop; ++j, in += b.in_step, out += b.out_step) block(program, in, out);
         for (; j < stop; ++j, in += b.in_step, out += b.out_step) block(program | b_tail, in, out);
       } else {
