@@ -165,7 +165,8 @@ void emit_run(CodeWriter& w, const Kernel& k, const std::string& elem) {
 }
 
 // K_prefetch(in): prefetches the lines that program 0 loads from the block prefetch_ahead
-// elements past `in` (ir/prefetch.h): one per 64-byte line of its load offsets. The address is
+// elements past `in` (ir/prefetch.h): one per 64-byte span of its load offsets, counted from
+// the block's base (where the base is not on a line, a run may touch one line more). The address is
 // formed as an integer: the block ahead may lie past the tensor, and a prefetch never faults.
 void emit_prefetch(CodeWriter& w, const Kernel& k, const std::string& elem) {
   std::vector<int64_t> lines;

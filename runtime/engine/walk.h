@@ -23,7 +23,10 @@ struct WalkLoop {
 #endif
 
 // Calls block(program, in_base, out_base) for every flat iteration in [begin, end), where
-// 0 <= begin and end <= the product of the counts (depth <= 64). The two
+// 0 <= begin and end <= the product of the counts (depth <= 64). A block type may also take
+// several iterations in one call (LeanBody with Fixed): run_full(in, out, na, a_in, a_out, n,
+// b_in, b_out) for na runs of n full blocks (program 0) when its member full0 is set, and
+// run_program(program, in, out, n, b_in, b_out) for a run of one program. The two
 // innermost loops run as plain nested loops (most nests have short inner loops: a row's chunks,
 // 2-3 iterations); the odometer carries only above them. This halved the walk's cost per block
 // (2.3 to 1.3 ns) against one odometer over every loop.
@@ -90,7 +93,7 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
       it += stop - j;
       if constexpr (SplitTail) {
         const std::int64_t full_stop = stop < b_full ? stop : b_full;
-        // A block type with run_full takes a run of full blocks (program 0) at once (LeanBody).
+        // A block type with run_full takes a run of full blocks (program 0) at once (LeanBody, Fixed).
         if constexpr (requires { block.run_full(in, out, i, a.in_step, a.out_step, j, b.in_step, b.out_step); }) {
           if (program == 0 && j < full_stop && block.full0) {
             block.run_full(in, out, 1, 0, 0, full_stop - j, b.in_step, b.out_step);
