@@ -279,45 +279,43 @@ struct LeanBody {
       char* to = run_to;
       char* to2 = to + ss2;
       std::int64_t i = 0;
-      if constexpr (U > 1) {
+      if constexpr (U > 1)
         for (; i + U <= n;
-             i += U, from += U * in_step, from2 += U * in_step, to += U * out_step, to2 += U * out_step) {
-          V v[U][R];
-          if (ahead) {
-#pragma GCC unroll 64
-            for (int u = 0; u < U; ++u)
-#pragma GCC unroll 64
-              for (int r = 0; r < R; ++r)
-                __builtin_prefetch(affine_addr<R>(from + u * in_step + ahead, from2 + u * in_step + ahead, r, ls, ls3),
-                                   0, 3);
-          }
-#pragma GCC unroll 64
-          for (int r = 0; r < R; ++r)
-#pragma GCC unroll 64
-            for (int u = 0; u < U; ++u)
-              v[u][r] = T::load(affine_addr<R>(from + u * in_step, from2 + u * in_step, r, ls, ls3));
-#pragma GCC unroll 64
-          for (int u = 0; u < U; ++u) shuffles(v[u]);
-#pragma GCC unroll 64
-          for (int r = 0; r < R; ++r)
-#pragma GCC unroll 64
-            for (int u = 0; u < U; ++u)
-              put<Streaming>(affine_addr<R>(to + u * out_step, to2 + u * out_step, r, ss, ss3), v[u][r]);
-        }
-      }
-      for (; i < n; ++i, from += in_step, from2 += in_step, to += out_step, to2 += out_step) {
-        V v[R];
-        if (ahead) {
-#pragma GCC unroll 64
-          for (int r = 0; r < R; ++r) __builtin_prefetch(affine_addr<R>(from + ahead, from2 + ahead, r, ls, ls3), 0, 3);
-        }
-#pragma GCC unroll 64
-        for (int r = 0; r < R; ++r) v[r] = T::load(affine_addr<R>(from, from2, r, ls, ls3));
-        shuffles(v);
-#pragma GCC unroll 64
-        for (int r = 0; r < R; ++r) put<Streaming>(affine_addr<R>(to, to2, r, ss, ss3), v[r]);
-      }
+             i += U, from += U * in_step, from2 += U * in_step, to += U * out_step, to2 += U * out_step)
+          blocks<U, Streaming>(from, from2, to, to2, in_step, out_step, ls, ls3, ss, ss3, ahead);
+      for (; i < n; ++i, from += in_step, from2 += in_step, to += out_step, to2 += out_step)
+        blocks<1, Streaming>(from, from2, to, to2, in_step, out_step, ls, ls3, ss, ss3, ahead);
     }
+  }
+
+  // K consecutive full blocks from (from, from2) to (to, to2) (affine_addr's bases), in_step and
+  // out_step bytes apart: the prefetches, then every block's loads, shuffles, stores.
+  template <int K, bool Streaming>
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void blocks(const char* from, const char* from2, char* to,
+                                                                    char* to2, std::int64_t in_step,
+                                                                    std::int64_t out_step, std::int64_t ls,
+                                                                    std::int64_t ls3, std::int64_t ss,
+                                                                    std::int64_t ss3, std::int64_t ahead) const {
+    V v[K][R];
+    if (ahead) {
+#pragma GCC unroll 64
+      for (int u = 0; u < K; ++u)
+#pragma GCC unroll 64
+        for (int r = 0; r < R; ++r)
+          __builtin_prefetch(affine_addr<R>(from + u * in_step + ahead, from2 + u * in_step + ahead, r, ls, ls3), 0, 3);
+    }
+#pragma GCC unroll 64
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 64
+      for (int u = 0; u < K; ++u)
+        v[u][r] = T::load(affine_addr<R>(from + u * in_step, from2 + u * in_step, r, ls, ls3));
+#pragma GCC unroll 64
+    for (int u = 0; u < K; ++u) shuffles(v[u]);
+#pragma GCC unroll 64
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 64
+      for (int u = 0; u < K; ++u)
+        put<Streaming>(affine_addr<R>(to + u * out_step, to2 + u * out_step, r, ss, ss3), v[u][r]);
   }
 
   template <bool Streaming>

@@ -93,19 +93,14 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
       it += stop - j;
       if constexpr (SplitTail) {
         const std::int64_t full_stop = stop < b_full ? stop : b_full;
-        // A block type with run_full takes a run of full blocks (program 0) at once (LeanBody, Fixed).
-        if constexpr (requires { block.run_full(in, out, i, a.in_step, a.out_step, j, b.in_step, b.out_step); }) {
-          if (program == 0 && j < full_stop && block.full0) {
-            block.run_full(in, out, 1, 0, 0, full_stop - j, b.in_step, b.out_step);
-            in += (full_stop - j) * b.in_step;
-            out += (full_stop - j) * b.out_step;
-            j = full_stop;
-          }
-        }
-        // ... and a run of one other program (tail programs) at once.
+        // A block type with run_full and run_program (LeanBody, Fixed) takes the run's blocks of
+        // one program at once: run_full for full blocks (program 0), run_program for the others.
         if constexpr (requires { block.run_program(program, in, out, j, b.in_step, b.out_step); }) {
           if (j < full_stop) {
-            block.run_program(program, in, out, full_stop - j, b.in_step, b.out_step);
+            if (program == 0 && block.full0)
+              block.run_full(in, out, 1, 0, 0, full_stop - j, b.in_step, b.out_step);
+            else
+              block.run_program(program, in, out, full_stop - j, b.in_step, b.out_step);
             in += (full_stop - j) * b.in_step;
             out += (full_stop - j) * b.out_step;
             j = full_stop;
