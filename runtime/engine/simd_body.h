@@ -246,45 +246,47 @@ struct LeanBody {
     }
   }
 
-  // na runs (a_in, a_out bytes apart) of n >= 1 consecutive full blocks (program 0, full0) of the
-  // innermost loop from (in, out), its steps in_step and out_step bytes apart.
-  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void run_full(const char* in, char* out, std::int64_t na,
-                                                                      std::int64_t a_in, std::int64_t a_out,
-                                                                      std::int64_t n, std::int64_t in_step,
-                                                                      std::int64_t out_step) const
+  // nc runs (c_in, c_out bytes apart) of na runs (a_in, a_out bytes apart) of n >= 1 consecutive
+  // full blocks (program 0, full0) of the innermost loop from (in, out), its steps in_step and
+  // out_step bytes apart: the three innermost loops of a nest without tail blocks in them.
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void run_full(
+      const char* in, char* out, std::int64_t nc, std::int64_t c_in, std::int64_t c_out, std::int64_t na,
+      std::int64_t a_in, std::int64_t a_out, std::int64_t n, std::int64_t in_step, std::int64_t out_step) const
     requires Fixed
   {
     const char* from = in + load0;
     char* to = out + store0;
-    if (stream && ((ss | ss2 | out_step | a_out) & (B - 1)) == 0 &&
+    if (stream && ((ss | ss2 | out_step | a_out | c_out) & (B - 1)) == 0 &&
         (reinterpret_cast<std::uintptr_t>(to) & (B - 1)) == 0)
-      full_blocks<true>(from, to, na, a_in, a_out, n, in_step, out_step);
+      full_blocks<true>(from, to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
     else
-      full_blocks<false>(from, to, na, a_in, a_out, n, in_step, out_step);
+      full_blocks<false>(from, to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
   }
 
   // The blocks of run_full. The geometry is copied into locals, which the stores through char*
   // cannot alias, and each address is affine_addr's form.
   template <bool Streaming>
-  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void full_blocks(const char* run_from, char* run_to,
-                                                                         std::int64_t na, std::int64_t a_in,
-                                                                         std::int64_t a_out, std::int64_t n,
-                                                                         std::int64_t in_step,
-                                                                         std::int64_t out_step) const {
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void full_blocks(
+      const char* c_from, char* c_to, std::int64_t nc, std::int64_t c_in, std::int64_t c_out, std::int64_t na,
+      std::int64_t a_in, std::int64_t a_out, std::int64_t n, std::int64_t in_step, std::int64_t out_step) const {
     const std::int64_t ls = this->ls, ls3 = 3 * this->ls, ss = this->ss, ss3 = 3 * this->ss, ahead = this->ahead;
     const std::int64_t ls2 = this->ls2, ss2 = this->ss2;
-    for (; na > 0; --na, run_from += a_in, run_to += a_out) {
-      const char* from = run_from;
-      const char* from2 = from + ls2;  // the second half's base (affine_addr)
-      char* to = run_to;
-      char* to2 = to + ss2;
-      std::int64_t i = 0;
-      if constexpr (U > 1)
-        for (; i + U <= n;
-             i += U, from += U * in_step, from2 += U * in_step, to += U * out_step, to2 += U * out_step)
-          blocks<U, Streaming>(from, from2, to, to2, in_step, out_step, ls, ls3, ss, ss3, ahead);
-      for (; i < n; ++i, from += in_step, from2 += in_step, to += out_step, to2 += out_step)
-        blocks<1, Streaming>(from, from2, to, to2, in_step, out_step, ls, ls3, ss, ss3, ahead);
+    for (; nc > 0; --nc, c_from += c_in, c_to += c_out) {
+      const char* run_from = c_from;
+      char* run_to = c_to;
+      for (std::int64_t k = na; k > 0; --k, run_from += a_in, run_to += a_out) {
+        const char* from = run_from;
+        const char* from2 = from + ls2;  // the second half's base (affine_addr)
+        char* to = run_to;
+        char* to2 = to + ss2;
+        std::int64_t i = 0;
+        if constexpr (U > 1)
+          for (; i + U <= n;
+               i += U, from += U * in_step, from2 += U * in_step, to += U * out_step, to2 += U * out_step)
+            blocks<U, Streaming>(from, from2, to, to2, in_step, out_step, ls, ls3, ss, ss3, ahead);
+        for (; i < n; ++i, from += in_step, from2 += in_step, to += out_step, to2 += out_step)
+          blocks<1, Streaming>(from, from2, to, to2, in_step, out_step, ls, ls3, ss, ss3, ahead);
+      }
     }
   }
 

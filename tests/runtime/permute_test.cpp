@@ -209,6 +209,10 @@ TEST_CASE("permute: AVX2 runs plain lane exchanges in fixed forms", "[permute]")
       {{9, 33, 14, 11}, {3, 1, 0, 2}, 8},
       {{64, 48, 32}, {2, 0, 1}, 2},
       {{24, 20, 40}, {1, 2, 0}, 4},
+      // Whole iterations of the third-innermost loop in one call (no tails in the three
+      // innermost loops), parts that end inside them.
+      {{8, 8, 8, 8, 8, 8}, {4, 1, 2, 5, 3, 0}, 8},
+      {{16, 8, 16, 8, 16}, {3, 1, 4, 2, 0}, 8},
   };
   int fixed = 0;
   for (const Case& c : cases) {
