@@ -73,10 +73,11 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
     // of the generated kernel with a's runs in one call).
     if constexpr (requires { block.run_full(in, out, i, 0, 0, i, a.in_step, a.out_step, j, b.in_step, b.out_step); }) {
       if (j == 0 && b_tail == 0 && outer_program == 0 && block.full0) {
-        // Whole iterations of the loop c above a (neither with a tail) in one call as well: the
-        // walk's carry every a.count * b.count blocks took 16^6 float64 (4,1,2,5,3,0), 2 runs
-        // of 4 blocks, to 0.62 of the generated kernel (0.71 without). The last iteration is
-        // left as done with a (i = a.count), so that the carry below steps c.
+        // Whole iterations of the loop c above a (neither with a tail) in one call as well: with
+        // the carry every a.count * b.count blocks, 16^6 float64 (4,1,2,5,3,0) (2 runs of 4
+        // blocks) ran at 0.62 of the generated kernel, 0.71 with c's iterations in one call.
+        // The last iteration is left as done with a (i = a.count), so that the carry below
+        // steps c.
         if (outer > 0 && i == 0 && a_tail == 0 && loops[outer - 1].tail_bit < 0) {
           const WalkLoop& c = loops[outer - 1];
           const std::int64_t per = a.count * b.count;
