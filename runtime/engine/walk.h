@@ -115,7 +115,8 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
       if constexpr (SplitTail) {
         const std::int64_t full_stop = stop < b_full ? stop : b_full;
         // A block type with run_full and run_program (LeanBody, Fixed) takes the run's blocks of
-        // one program at once: run_full for full blocks (program 0), run_program for the others.
+        // one program at once: run_full for full blocks (program 0 where full0 is set),
+        // run_program for the others (program 0 too where it is not).
         if constexpr (requires { block.run_program(program, in, out, j, b.in_step, b.out_step); }) {
           if (j < full_stop) {
             if (program == 0 && block.full0)

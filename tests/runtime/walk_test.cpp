@@ -1,6 +1,6 @@
 // runtime/engine/walk.h: the loop-nest walk against a model that decodes every flat iteration by
 // division, on random nests (tail bits on any loop, depths 0-6) and random ranges [begin, end),
-// as the parts of a plan call it.
+// as the parts of a plan call it; with block types that take one block per call and several.
 #include "runtime/engine/walk.h"
 
 #include <catch2/catch.hpp>
@@ -39,6 +39,27 @@ struct Recorder {
   void operator()(int program, const char* in, char* out) { calls->emplace_back(program, in - in0, out - out0); }
 };
 
+// A block type that also takes several iterations per call (walk.h's protocol, as LeanBody with
+// Fixed): whole runs of full blocks over up to three loops (run_full) and runs of one program
+// (run_program), recorded block by block.
+struct BatchRecorder : Recorder {
+  bool full0 = true;
+  void run_full(const char* in, char* out, std::int64_t nc, std::int64_t c_in, std::int64_t c_out, std::int64_t na,
+                std::int64_t a_in, std::int64_t a_out, std::int64_t n, std::int64_t in_step,
+                std::int64_t out_step) const {
+    REQUIRE((nc >= 1 && na >= 1 && n >= 1));
+    for (std::int64_t c = 0; c < nc; ++c)
+      for (std::int64_t a = 0; a < na; ++a)
+        for (std::int64_t i = 0; i < n; ++i)
+          calls->emplace_back(0, in + c * c_in + a * a_in + i * in_step - in0, out + c * c_out + a * a_out + i * out_step - out0);
+  }
+  void run_program(int program, const char* in, char* out, std::int64_t n, std::int64_t in_step,
+                   std::int64_t out_step) const {
+    REQUIRE(n >= 1);
+    for (std::int64_t i = 0; i < n; ++i) calls->emplace_back(program, in + i * in_step - in0, out + i * out_step - out0);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("walk: every flat iteration of a part once, in order, with its program and offsets", "[walk]") {
@@ -66,8 +87,18 @@ TEST_CASE("walk: every flat iteration of a part once, in order, with its program
     std::vector<Call> one_site;
     Recorder rec1{in_base, out_base, &one_site};
     gentt::engine::walk<false>(loops.data(), depth, begin, end, in_base, out_base, rec1);
+    // ... and with a block type that takes whole runs (run_full over the three innermost loops
+    // where they have no tails, run_program), with full0 set and not.
+    std::vector<Call> batched, batched_not_full;
+    BatchRecorder brec{{in_base, out_base, &batched}};
+    gentt::engine::walk(loops.data(), depth, begin, end, in_base, out_base, brec);
+    BatchRecorder brec0{{in_base, out_base, &batched_not_full}};
+    brec0.full0 = false;
+    gentt::engine::walk(loops.data(), depth, begin, end, in_base, out_base, brec0);
     INFO("trial " << trial << " depth " << depth << " range [" << begin << ", " << end << ")");
     REQUIRE(calls == model(loops, begin, end));
     REQUIRE(one_site == calls);
+    REQUIRE(batched == calls);
+    REQUIRE(batched_not_full == calls);
   }
 }
