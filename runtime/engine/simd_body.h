@@ -195,11 +195,15 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline void held_pass(typename 
 // the tables were the slow part of tail blocks: 15^6 float64 (3,2,4,1,5,0) went from 7.7 to
 // 12 GB/s. The vector lies inside when from - in_lo <= in_window as unsigned integers (both 0
 // when no vector fits the input: then never).
+__attribute__((always_inline)) inline bool inside_window(const char* from, std::uintptr_t in_lo,
+                                                         std::uintptr_t in_window) {
+  return reinterpret_cast<std::uintptr_t>(from) - in_lo <= in_window;
+}
 template <class T>
 GENTT_SIMD_TARGET __attribute__((always_inline)) inline typename T::V load_in_window(const char* from, std::uintptr_t in_lo,
                                                                                    std::uintptr_t in_window, int bytes,
                                                                                    unsigned long long mask) {
-  return reinterpret_cast<std::uintptr_t>(from) - in_lo <= in_window ? T::load(from) : T::load_part(from, bytes, mask);
+  return inside_window(from, in_lo, in_window) ? T::load(from) : T::load_part(from, bytes, mask);
 }
 
 // The body of a lean plan (SimdBlocks::lean): every program is program 0's shuffles and
@@ -290,34 +294,36 @@ struct LeanBody {
     }
   }
 
-  // K consecutive full blocks from (from, from2) to (to, to2) (affine_addr's bases), in_step and
-  // out_step bytes apart: the prefetches, then every block's loads, shuffles, stores.
+  // K consecutive blocks from (from, from2) to (to, to2) (affine_addr's bases), in_step and
+  // out_step bytes apart: the prefetches, then every block's loads, shuffles, stores, of whole
+  // vectors. Registers outside `loads` are zero, those outside `stores` are not stored (run_whole);
+  // full blocks pass every register, constants that fold away.
   template <int K, bool Streaming>
-  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void blocks(const char* from, const char* from2, char* to,
-                                                                    char* to2, std::int64_t in_step,
-                                                                    std::int64_t out_step, std::int64_t ls,
-                                                                    std::int64_t ls3, std::int64_t ss,
-                                                                    std::int64_t ss3, std::int64_t ahead) const {
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void blocks(
+      const char* from, const char* from2, char* to, char* to2, std::int64_t in_step, std::int64_t out_step,
+      std::int64_t ls, std::int64_t ls3, std::int64_t ss, std::int64_t ss3, std::int64_t ahead,
+      unsigned loads = ~0u, unsigned stores = ~0u) const {
     V v[K][R];
     if (ahead) {
 #pragma GCC unroll 64
       for (int u = 0; u < K; ++u)
 #pragma GCC unroll 64
         for (int r = 0; r < R; ++r)
-          __builtin_prefetch(affine_addr<R>(from + u * in_step + ahead, from2 + u * in_step + ahead, r, ls, ls3), 0, 3);
+          if ((loads >> r) & 1)
+            __builtin_prefetch(affine_addr<R>(from + u * in_step + ahead, from2 + u * in_step + ahead, r, ls, ls3), 0, 3);
     }
 #pragma GCC unroll 64
     for (int r = 0; r < R; ++r)
 #pragma GCC unroll 64
       for (int u = 0; u < K; ++u)
-        v[u][r] = T::load(affine_addr<R>(from + u * in_step, from2 + u * in_step, r, ls, ls3));
+        v[u][r] = (loads >> r) & 1 ? T::load(affine_addr<R>(from + u * in_step, from2 + u * in_step, r, ls, ls3)) : V{};
 #pragma GCC unroll 64
     for (int u = 0; u < K; ++u) shuffles(v[u]);
 #pragma GCC unroll 64
     for (int r = 0; r < R; ++r)
 #pragma GCC unroll 64
       for (int u = 0; u < K; ++u)
-        put<Streaming>(affine_addr<R>(to + u * out_step, to2 + u * out_step, r, ss, ss3), v[u][r]);
+        if ((stores >> r) & 1) put<Streaming>(affine_addr<R>(to + u * out_step, to2 + u * out_step, r, ss, ss3), v[u][r]);
   }
 
   template <bool Streaming>
@@ -382,10 +388,10 @@ struct LeanBody {
 
   // Whether every block of a run of program q (n blocks from in, in_step apart), whose loads are
   // not all whole (block_of loads those without checks), can load and store whole vectors: each
-  // register stores all of its bytes or none, and each loaded
-  // register lies inside the input window (load_in_window) in the run's first and last blocks,
-  // and so in every block between (the addresses are affine in the block). Not where q's full
-  // stores would stream: block_of decides that per block.
+  // register stores all of its bytes or none, and each loaded register lies inside the input
+  // window (load_in_window) in the run's first and last blocks, and so in every block between
+  // (the addresses are affine in the block). Not where q's full stores would stream: block_of
+  // decides that per block.
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline bool whole_vectors(const LocalProgram& q, const char* in,
                                                                            std::int64_t n,
                                                                            std::int64_t in_step) const {
@@ -396,9 +402,7 @@ struct LeanBody {
       if (q.store_bytes[r] != 0 && q.store_bytes[r] != B) return false;
       if (q.load_bytes[r] == 0) continue;
       const std::int64_t at = affine_at<R>(r, ls, ls2);
-      if (reinterpret_cast<std::uintptr_t>(first + at) - in_lo > in_window ||
-          reinterpret_cast<std::uintptr_t>(last + at) - in_lo > in_window)
-        return false;
+      if (!inside_window(first + at, in_lo, in_window) || !inside_window(last + at, in_lo, in_window)) return false;
     }
     return true;
   }
@@ -421,20 +425,8 @@ struct LeanBody {
     const char* from2 = from + ls2;
     char* to = out + store0;
     char* to2 = to + ss2;
-    for (; n > 0; --n, from += in_step, from2 += in_step, to += out_step, to2 += out_step) {
-      V v[R];
-      if (ahead) {
-#pragma GCC unroll 64
-        for (int r = 0; r < R; ++r)
-          if ((loads >> r) & 1) __builtin_prefetch(affine_addr<R>(from + ahead, from2 + ahead, r, ls, ls3), 0, 3);
-      }
-#pragma GCC unroll 64
-      for (int r = 0; r < R; ++r) v[r] = (loads >> r) & 1 ? T::load(affine_addr<R>(from, from2, r, ls, ls3)) : V{};
-      shuffles(v);
-#pragma GCC unroll 64
-      for (int r = 0; r < R; ++r)
-        if ((stores >> r) & 1) T::store(const_cast<char*>(affine_addr<R>(to, to2, r, ss, ss3)), v[r]);
-    }
+    for (; n > 0; --n, from += in_step, from2 += in_step, to += out_step, to2 += out_step)
+      blocks<1, false>(from, from2, to, to2, in_step, out_step, ls, ls3, ss, ss3, ahead, loads, stores);
   }
 
   template <class P>

@@ -51,7 +51,8 @@ struct BatchRecorder : Recorder {
     for (std::int64_t c = 0; c < nc; ++c)
       for (std::int64_t a = 0; a < na; ++a)
         for (std::int64_t i = 0; i < n; ++i)
-          calls->emplace_back(0, in + c * c_in + a * a_in + i * in_step - in0, out + c * c_out + a * a_out + i * out_step - out0);
+          calls->emplace_back(0, in + c * c_in + a * a_in + i * in_step - in0,
+                              out + c * c_out + a * a_out + i * out_step - out0);
   }
   void run_program(int program, const char* in, char* out, std::int64_t n, std::int64_t in_step,
                    std::int64_t out_step) const {
