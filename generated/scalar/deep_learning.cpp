@@ -16,6 +16,15 @@
 //   loops: 2 (12544 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 6 loads, 14 shuffles, 8 stores
 //
+// Kernel dl_f32_nhwc_to_nchw: float32 (4 bytes) shape (8, 224, 224, 3) perm (0, 3, 1, 2), isa scalar (128 bits)
+//   canonical: shape (8, 50176, 3) perm (0, 2, 1), 4-byte elements
+//   block: 16 lanes, 7 bits [a1:32 a2:4(pad 3)], 8 register(s)
+//   input row (lane bit 0 first): a2.0 a2.1 a1.0 a1.1
+//   output row (lane bit 0 first): a1.0 a1.1 a1.2 a1.3
+//   shuffle steps: 2; padding efficiency: 75.0%
+//   loops: 2 (12544 iterations); programs: 1; unroll: 1
+//     program 0 (full blocks): 8 loads, 14 shuffles, 6 stores
+//
 // Kernel dl_u8_hwc_to_chw: uint8 (1 bytes) shape (224, 224, 3) perm (2, 0, 1), isa scalar (128 bits)
 //   canonical: shape (50176, 3) perm (1, 0), 1-byte elements
 //   block: 16 lanes, 7 bits [a0:32 a1:4(pad 3)], 8 register(s)
@@ -24,6 +33,15 @@
 //   shuffle steps: 2; padding efficiency: 75.0%
 //   loops: 1 (1568 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 14 shuffles, 6 stores
+//
+// Kernel dl_u8_chw_to_hwc: uint8 (1 bytes) shape (3, 224, 224) perm (1, 2, 0), isa scalar (128 bits)
+//   canonical: shape (3, 50176) perm (1, 0), 1-byte elements
+//   block: 16 lanes, 7 bits [a0:4(pad 3) a1:32], 8 register(s)
+//   input row (lane bit 0 first): a1.0 a1.1 a1.2 a1.3
+//   output row (lane bit 0 first): a0.0 a0.1 a1.0 a1.1
+//   shuffle steps: 2; padding efficiency: 75.0%
+//   loops: 1 (1568 iterations); programs: 1; unroll: 1
+//     program 0 (full blocks): 6 loads, 14 shuffles, 8 stores
 //
 // Kernel dl_f32_transpose_1024: float32 (4 bytes) shape (1024, 1024) perm (1, 0), isa scalar (128 bits)
 //   canonical: shape (1024, 1024) perm (1, 0), 4-byte elements
@@ -37,6 +55,33 @@
 //
 // Kernel dl_bf16_heads: bfloat16 (2 bytes) shape (4, 128, 12, 64) perm (0, 2, 1, 3), isa scalar (128 bits)
 //   canonical: shape (4, 128, 12, 64) perm (0, 2, 1, 3), 2-byte elements
+//   block: 16 lanes, 7 bits [a1:2 a3:64], 8 register(s)
+//   input row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
+//   output row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
+//   shuffle steps: 0; padding efficiency: 100.0%
+//   loops: 3 (3072 iterations); programs: 1; unroll: 1
+//     program 0 (full blocks): 8 loads, 0 shuffles, 8 stores
+//
+// Kernel dl_bf16_heads_merge: bfloat16 (2 bytes) shape (4, 12, 128, 64) perm (0, 2, 1, 3), isa scalar (128 bits)
+//   canonical: shape (4, 12, 128, 64) perm (0, 2, 1, 3), 2-byte elements
+//   block: 16 lanes, 7 bits [a1:2 a3:64], 8 register(s)
+//   input row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
+//   output row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
+//   shuffle steps: 0; padding efficiency: 100.0%
+//   loops: 3 (3072 iterations); programs: 1; unroll: 1
+//     program 0 (full blocks): 8 loads, 0 shuffles, 8 stores
+//
+// Kernel dl_f32_heads_split: float32 (4 bytes) shape (2, 256, 12, 64) perm (0, 2, 1, 3), isa scalar (128 bits)
+//   canonical: shape (2, 256, 12, 64) perm (0, 2, 1, 3), 4-byte elements
+//   block: 16 lanes, 7 bits [a1:2 a3:64], 8 register(s)
+//   input row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
+//   output row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
+//   shuffle steps: 0; padding efficiency: 100.0%
+//   loops: 3 (3072 iterations); programs: 1; unroll: 1
+//     program 0 (full blocks): 8 loads, 0 shuffles, 8 stores
+//
+// Kernel dl_f32_heads_merge: float32 (4 bytes) shape (2, 12, 256, 64) perm (0, 2, 1, 3), isa scalar (128 bits)
+//   canonical: shape (2, 12, 256, 64) perm (0, 2, 1, 3), 4-byte elements
 //   block: 16 lanes, 7 bits [a1:2 a3:64], 8 register(s)
 //   input row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
 //   output row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
@@ -267,6 +312,88 @@ extern "C" const gentt_kernel_info dl_f32_nchw_to_nhwc_info = {
     GENTT_KERNEL_INFO_VERSION, "dl_f32_nchw_to_nhwc", "scalar", 128, 4, 4, dl_f32_nchw_to_nhwc_shape, dl_f32_nchw_to_nhwc_perm, dl_f32_nchw_to_nhwc, dl_f32_nchw_to_nhwc_part,
     0, ""};
 
+// ---- kernel dl_f32_nhwc_to_nchw ----
+namespace {
+
+using dl_f32_nhwc_to_nchw_elem = std::uint32_t;
+
+// dl_f32_nhwc_to_nchw_block0 (full blocks): 8 loads, 14 shuffles, 6 stores.
+inline void dl_f32_nhwc_to_nchw_block0(const dl_f32_nhwc_to_nchw_elem* in, dl_f32_nhwc_to_nchw_elem* out) {
+  static const std::int8_t kIndex0[16] = {0, 16, 2, 18, 3, 19, 5, 21, 6, 22, 8, 24, 9, 25, 11, 27};
+  static const std::int8_t kIndex1[16] = {1, 17, 0, 0, 4, 20, 0, 0, 7, 23, 0, 0, 10, 26, 0, 0};
+  static const std::int8_t kIndex2[16] = {0, 4, 8, 12, 1, 5, 9, 13, 16, 20, 24, 28, 17, 21, 25, 29};
+  static const std::int8_t kIndex3[16] = {2, 6, 10, 14, 3, 7, 11, 15, 18, 22, 26, 30, 19, 23, 27, 31};
+  dl_f32_nhwc_to_nchw_elem v0[16], v1[16], v2[16], v3[16], v4[16], v5[16], v6[16], v7[16], v8[16], v9[16], v10[16], v11[16], v12[16], v13[16], v14[16], v15[16], v16[16], v17[16], v18[16], v19[16], v20[16], v21[16];
+  gentt_scalar::load(v0, in + 0, 12);
+  gentt_scalar::load(v1, in + 12, 12);
+  gentt_scalar::load(v2, in + 24, 12);
+  gentt_scalar::load(v3, in + 36, 12);
+  gentt_scalar::load(v4, in + 48, 12);
+  gentt_scalar::load(v5, in + 60, 12);
+  gentt_scalar::load(v6, in + 72, 12);
+  gentt_scalar::load(v7, in + 84, 12);
+  gentt_scalar::shuffle2<16>(v8, v0, v1, kIndex0);
+  gentt_scalar::shuffle2<16>(v9, v0, v1, kIndex1);
+  gentt_scalar::shuffle2<16>(v10, v2, v3, kIndex0);
+  gentt_scalar::shuffle2<16>(v11, v2, v3, kIndex1);
+  gentt_scalar::shuffle2<16>(v12, v4, v5, kIndex0);
+  gentt_scalar::shuffle2<16>(v13, v4, v5, kIndex1);
+  gentt_scalar::shuffle2<16>(v14, v6, v7, kIndex0);
+  gentt_scalar::shuffle2<16>(v15, v6, v7, kIndex1);
+  gentt_scalar::shuffle2<16>(v16, v8, v10, kIndex2);
+  gentt_scalar::shuffle2<16>(v17, v9, v11, kIndex2);
+  gentt_scalar::shuffle2<16>(v18, v8, v10, kIndex3);
+  gentt_scalar::shuffle2<16>(v19, v12, v14, kIndex2);
+  gentt_scalar::shuffle2<16>(v20, v13, v15, kIndex2);
+  gentt_scalar::shuffle2<16>(v21, v12, v14, kIndex3);
+  gentt_scalar::store(out + 0, v16, 16);
+  gentt_scalar::store(out + 50176, v17, 16);
+  gentt_scalar::store(out + 100352, v18, 16);
+  gentt_scalar::store(out + 16, v19, 16);
+  gentt_scalar::store(out + 50192, v20, 16);
+  gentt_scalar::store(out + 100368, v21, 16);
+}
+
+// Runs flat iterations [begin, end) of the loop nest (outermost first):
+//   i0: count 8, in_stride 150528, out_stride 150528  (axis 0)
+//   i1: count 1568, in_stride 96, out_stride 32  (axis 1 in chunks of 32)
+void dl_f32_nhwc_to_nchw_run(const dl_f32_nhwc_to_nchw_elem* in, dl_f32_nhwc_to_nchw_elem* out, std::int64_t begin, std::int64_t end) {
+  // Decode the first iteration once; afterwards offsets step incrementally.
+  std::int64_t i0 = begin / 1568;
+  std::int64_t i1 = begin % 1568;
+  std::int64_t in_off = i0 * 150528 + i1 * 96;
+  std::int64_t out_off = i0 * 150528 + i1 * 32;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i1 + (end - it < 1568 - i1 ? end - it : 1568 - i1);
+    it += stop - i1;
+    for (; i1 < stop; ++i1, in_off += 96, out_off += 32) dl_f32_nhwc_to_nchw_block0(in + in_off, out + out_off);
+    if (i1 == 1568) {
+      i1 = 0;
+      out_off += 100352;
+      ++i0;
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" void dl_f32_nhwc_to_nchw(const void* in, void* out) {
+  dl_f32_nhwc_to_nchw_run(static_cast<const dl_f32_nhwc_to_nchw_elem*>(in), static_cast<dl_f32_nhwc_to_nchw_elem*>(out), 0, 12544);
+}
+
+extern "C" void dl_f32_nhwc_to_nchw_part(const void* in, void* out, int part, int nparts) {
+  if (nparts < 1 || part < 0 || part >= nparts) return;
+  dl_f32_nhwc_to_nchw_run(static_cast<const dl_f32_nhwc_to_nchw_elem*>(in), static_cast<dl_f32_nhwc_to_nchw_elem*>(out),
+      gentt_part_begin(12544, part, nparts), gentt_part_begin(12544, part + 1, nparts));
+}
+
+static const long long dl_f32_nhwc_to_nchw_shape[] = {8, 224, 224, 3};
+static const int dl_f32_nhwc_to_nchw_perm[] = {0, 3, 1, 2};
+extern "C" const gentt_kernel_info dl_f32_nhwc_to_nchw_info = {
+    GENTT_KERNEL_INFO_VERSION, "dl_f32_nhwc_to_nchw", "scalar", 128, 4, 4, dl_f32_nhwc_to_nchw_shape, dl_f32_nhwc_to_nchw_perm, dl_f32_nhwc_to_nchw, dl_f32_nhwc_to_nchw_part,
+    0, ""};
+
 // ---- kernel dl_u8_hwc_to_chw ----
 namespace {
 
@@ -340,6 +467,84 @@ static const long long dl_u8_hwc_to_chw_shape[] = {224, 224, 3};
 static const int dl_u8_hwc_to_chw_perm[] = {2, 0, 1};
 extern "C" const gentt_kernel_info dl_u8_hwc_to_chw_info = {
     GENTT_KERNEL_INFO_VERSION, "dl_u8_hwc_to_chw", "scalar", 128, 1, 3, dl_u8_hwc_to_chw_shape, dl_u8_hwc_to_chw_perm, dl_u8_hwc_to_chw, dl_u8_hwc_to_chw_part,
+    0, ""};
+
+// ---- kernel dl_u8_chw_to_hwc ----
+namespace {
+
+using dl_u8_chw_to_hwc_elem = std::uint8_t;
+
+// dl_u8_chw_to_hwc_block0 (full blocks): 6 loads, 14 shuffles, 8 stores.
+inline void dl_u8_chw_to_hwc_block0(const dl_u8_chw_to_hwc_elem* in, dl_u8_chw_to_hwc_elem* out) {
+  static const std::int8_t kIndex0[16] = {0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27};
+  static const std::int8_t kIndex1[16] = {4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31};
+  static const std::int8_t kIndex2[16] = {4, 5, 6, 7, 0, 0, 0, 0, 12, 13, 14, 15, 0, 0, 0, 0};
+  static const std::int8_t kIndex3[16] = {16, 20, 0, 17, 21, 1, 18, 22, 2, 19, 23, 3, 0, 0, 0, 0};
+  static const std::int8_t kIndex4[16] = {0, 4, 16, 1, 5, 17, 2, 6, 18, 3, 7, 19, 0, 0, 0, 0};
+  static const std::int8_t kIndex5[16] = {24, 28, 8, 25, 29, 9, 26, 30, 10, 27, 31, 11, 0, 0, 0, 0};
+  static const std::int8_t kIndex6[16] = {8, 12, 24, 9, 13, 25, 10, 14, 26, 11, 15, 27, 0, 0, 0, 0};
+  dl_u8_chw_to_hwc_elem v0[16], v1[16], v2[16], v3[16], v4[16], v5[16], v6[16], v7[16], v8[16], v9[16], v10[16], v11[16], v12[16], v13[16], v14[16], v15[16], v16[16], v17[16], v18[16], v19[16];
+  gentt_scalar::load(v0, in + 0, 16);
+  gentt_scalar::load(v1, in + 50176, 16);
+  gentt_scalar::load(v2, in + 100352, 16);
+  gentt_scalar::load(v3, in + 16, 16);
+  gentt_scalar::load(v4, in + 50192, 16);
+  gentt_scalar::load(v5, in + 100368, 16);
+  gentt_scalar::shuffle2<16>(v6, v0, v1, kIndex0);
+  gentt_scalar::shuffle2<16>(v7, v0, v1, kIndex1);
+  gentt_scalar::shuffle1<16>(v8, v2, kIndex2);
+  gentt_scalar::shuffle2<16>(v9, v3, v4, kIndex0);
+  gentt_scalar::shuffle2<16>(v10, v3, v4, kIndex1);
+  gentt_scalar::shuffle1<16>(v11, v5, kIndex2);
+  gentt_scalar::shuffle2<16>(v12, v2, v6, kIndex3);
+  gentt_scalar::shuffle2<16>(v13, v7, v8, kIndex4);
+  gentt_scalar::shuffle2<16>(v14, v2, v6, kIndex5);
+  gentt_scalar::shuffle2<16>(v15, v7, v8, kIndex6);
+  gentt_scalar::shuffle2<16>(v16, v5, v9, kIndex3);
+  gentt_scalar::shuffle2<16>(v17, v10, v11, kIndex4);
+  gentt_scalar::shuffle2<16>(v18, v5, v9, kIndex5);
+  gentt_scalar::shuffle2<16>(v19, v10, v11, kIndex6);
+  gentt_scalar::store(out + 0, v12, 12);
+  gentt_scalar::store(out + 12, v13, 12);
+  gentt_scalar::store(out + 24, v14, 12);
+  gentt_scalar::store(out + 36, v15, 12);
+  gentt_scalar::store(out + 48, v16, 12);
+  gentt_scalar::store(out + 60, v17, 12);
+  gentt_scalar::store(out + 72, v18, 12);
+  gentt_scalar::store(out + 84, v19, 12);
+}
+
+// Runs flat iterations [begin, end) of the loop nest (outermost first):
+//   i0: count 1568, in_stride 32, out_stride 96  (axis 1 in chunks of 32)
+void dl_u8_chw_to_hwc_run(const dl_u8_chw_to_hwc_elem* in, dl_u8_chw_to_hwc_elem* out, std::int64_t begin, std::int64_t end) {
+  // Decode the first iteration once; afterwards offsets step incrementally.
+  std::int64_t i0 = begin;
+  std::int64_t in_off = i0 * 32;
+  std::int64_t out_off = i0 * 96;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i0 + (end - it < 1568 - i0 ? end - it : 1568 - i0);
+    it += stop - i0;
+    for (; i0 < stop; ++i0, in_off += 32, out_off += 96) dl_u8_chw_to_hwc_block0(in + in_off, out + out_off);
+  }
+}
+
+}  // namespace
+
+extern "C" void dl_u8_chw_to_hwc(const void* in, void* out) {
+  dl_u8_chw_to_hwc_run(static_cast<const dl_u8_chw_to_hwc_elem*>(in), static_cast<dl_u8_chw_to_hwc_elem*>(out), 0, 1568);
+}
+
+extern "C" void dl_u8_chw_to_hwc_part(const void* in, void* out, int part, int nparts) {
+  if (nparts < 1 || part < 0 || part >= nparts) return;
+  dl_u8_chw_to_hwc_run(static_cast<const dl_u8_chw_to_hwc_elem*>(in), static_cast<dl_u8_chw_to_hwc_elem*>(out),
+      gentt_part_begin(1568, part, nparts), gentt_part_begin(1568, part + 1, nparts));
+}
+
+static const long long dl_u8_chw_to_hwc_shape[] = {3, 224, 224};
+static const int dl_u8_chw_to_hwc_perm[] = {1, 2, 0};
+extern "C" const gentt_kernel_info dl_u8_chw_to_hwc_info = {
+    GENTT_KERNEL_INFO_VERSION, "dl_u8_chw_to_hwc", "scalar", 128, 1, 3, dl_u8_chw_to_hwc_shape, dl_u8_chw_to_hwc_perm, dl_u8_chw_to_hwc, dl_u8_chw_to_hwc_part,
     0, ""};
 
 // ---- kernel dl_f32_transpose_1024 ----
@@ -581,4 +786,220 @@ static const long long dl_bf16_heads_shape[] = {4, 128, 12, 64};
 static const int dl_bf16_heads_perm[] = {0, 2, 1, 3};
 extern "C" const gentt_kernel_info dl_bf16_heads_info = {
     GENTT_KERNEL_INFO_VERSION, "dl_bf16_heads", "scalar", 128, 2, 4, dl_bf16_heads_shape, dl_bf16_heads_perm, dl_bf16_heads, dl_bf16_heads_part,
+    0, ""};
+
+// ---- kernel dl_bf16_heads_merge ----
+namespace {
+
+using dl_bf16_heads_merge_elem = std::uint16_t;
+
+// dl_bf16_heads_merge_block0 (full blocks): 8 loads, 0 shuffles, 8 stores.
+inline void dl_bf16_heads_merge_block0(const dl_bf16_heads_merge_elem* in, dl_bf16_heads_merge_elem* out) {
+  dl_bf16_heads_merge_elem v0[16], v1[16], v2[16], v3[16], v4[16], v5[16], v6[16], v7[16];
+  gentt_scalar::load(v0, in + 0, 16);
+  gentt_scalar::load(v1, in + 8192, 16);
+  gentt_scalar::load(v2, in + 16, 16);
+  gentt_scalar::load(v3, in + 8208, 16);
+  gentt_scalar::load(v4, in + 32, 16);
+  gentt_scalar::load(v5, in + 8224, 16);
+  gentt_scalar::load(v6, in + 48, 16);
+  gentt_scalar::load(v7, in + 8240, 16);
+  gentt_scalar::store(out + 0, v0, 16);
+  gentt_scalar::store(out + 64, v1, 16);
+  gentt_scalar::store(out + 16, v2, 16);
+  gentt_scalar::store(out + 80, v3, 16);
+  gentt_scalar::store(out + 32, v4, 16);
+  gentt_scalar::store(out + 96, v5, 16);
+  gentt_scalar::store(out + 48, v6, 16);
+  gentt_scalar::store(out + 112, v7, 16);
+}
+
+// Runs flat iterations [begin, end) of the loop nest (outermost first):
+//   i0: count 4, in_stride 98304, out_stride 98304  (axis 0)
+//   i1: count 128, in_stride 64, out_stride 768  (axis 2)
+//   i2: count 6, in_stride 16384, out_stride 128  (axis 1 in chunks of 2)
+void dl_bf16_heads_merge_run(const dl_bf16_heads_merge_elem* in, dl_bf16_heads_merge_elem* out, std::int64_t begin, std::int64_t end) {
+  // Decode the first iteration once; afterwards offsets step incrementally.
+  std::int64_t i0 = begin / 768;
+  std::int64_t i1 = begin / 6 % 128;
+  std::int64_t i2 = begin % 6;
+  std::int64_t in_off = i0 * 98304 + i1 * 64 + i2 * 16384;
+  std::int64_t out_off = i0 * 98304 + i1 * 768 + i2 * 128;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i2 + (end - it < 6 - i2 ? end - it : 6 - i2);
+    it += stop - i2;
+    for (; i2 < stop; ++i2, in_off += 16384, out_off += 128) dl_bf16_heads_merge_block0(in + in_off, out + out_off);
+    if (i2 == 6) {
+      i2 = 0;
+      in_off -= 98240;
+      if (++i1 == 128) {
+        i1 = 0;
+        in_off += 90112;
+        ++i0;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" void dl_bf16_heads_merge(const void* in, void* out) {
+  dl_bf16_heads_merge_run(static_cast<const dl_bf16_heads_merge_elem*>(in), static_cast<dl_bf16_heads_merge_elem*>(out), 0, 3072);
+}
+
+extern "C" void dl_bf16_heads_merge_part(const void* in, void* out, int part, int nparts) {
+  if (nparts < 1 || part < 0 || part >= nparts) return;
+  dl_bf16_heads_merge_run(static_cast<const dl_bf16_heads_merge_elem*>(in), static_cast<dl_bf16_heads_merge_elem*>(out),
+      gentt_part_begin(3072, part, nparts), gentt_part_begin(3072, part + 1, nparts));
+}
+
+static const long long dl_bf16_heads_merge_shape[] = {4, 12, 128, 64};
+static const int dl_bf16_heads_merge_perm[] = {0, 2, 1, 3};
+extern "C" const gentt_kernel_info dl_bf16_heads_merge_info = {
+    GENTT_KERNEL_INFO_VERSION, "dl_bf16_heads_merge", "scalar", 128, 2, 4, dl_bf16_heads_merge_shape, dl_bf16_heads_merge_perm, dl_bf16_heads_merge, dl_bf16_heads_merge_part,
+    0, ""};
+
+// ---- kernel dl_f32_heads_split ----
+namespace {
+
+using dl_f32_heads_split_elem = std::uint32_t;
+
+// dl_f32_heads_split_block0 (full blocks): 8 loads, 0 shuffles, 8 stores.
+inline void dl_f32_heads_split_block0(const dl_f32_heads_split_elem* in, dl_f32_heads_split_elem* out) {
+  dl_f32_heads_split_elem v0[16], v1[16], v2[16], v3[16], v4[16], v5[16], v6[16], v7[16];
+  gentt_scalar::load(v0, in + 0, 16);
+  gentt_scalar::load(v1, in + 768, 16);
+  gentt_scalar::load(v2, in + 16, 16);
+  gentt_scalar::load(v3, in + 784, 16);
+  gentt_scalar::load(v4, in + 32, 16);
+  gentt_scalar::load(v5, in + 800, 16);
+  gentt_scalar::load(v6, in + 48, 16);
+  gentt_scalar::load(v7, in + 816, 16);
+  gentt_scalar::store(out + 0, v0, 16);
+  gentt_scalar::store(out + 64, v1, 16);
+  gentt_scalar::store(out + 16, v2, 16);
+  gentt_scalar::store(out + 80, v3, 16);
+  gentt_scalar::store(out + 32, v4, 16);
+  gentt_scalar::store(out + 96, v5, 16);
+  gentt_scalar::store(out + 48, v6, 16);
+  gentt_scalar::store(out + 112, v7, 16);
+}
+
+// Runs flat iterations [begin, end) of the loop nest (outermost first):
+//   i0: count 2, in_stride 196608, out_stride 196608  (axis 0)
+//   i1: count 12, in_stride 64, out_stride 16384  (axis 2)
+//   i2: count 128, in_stride 1536, out_stride 128  (axis 1 in chunks of 2)
+void dl_f32_heads_split_run(const dl_f32_heads_split_elem* in, dl_f32_heads_split_elem* out, std::int64_t begin, std::int64_t end) {
+  // Decode the first iteration once; afterwards offsets step incrementally.
+  std::int64_t i0 = begin / 1536;
+  std::int64_t i1 = begin / 128 % 12;
+  std::int64_t i2 = begin % 128;
+  std::int64_t in_off = i0 * 196608 + i1 * 64 + i2 * 1536;
+  std::int64_t out_off = i0 * 196608 + i1 * 16384 + i2 * 128;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i2 + (end - it < 128 - i2 ? end - it : 128 - i2);
+    it += stop - i2;
+    for (; i2 < stop; ++i2, in_off += 1536, out_off += 128) dl_f32_heads_split_block0(in + in_off, out + out_off);
+    if (i2 == 128) {
+      i2 = 0;
+      in_off -= 196544;
+      if (++i1 == 12) {
+        i1 = 0;
+        in_off += 195840;
+        ++i0;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" void dl_f32_heads_split(const void* in, void* out) {
+  dl_f32_heads_split_run(static_cast<const dl_f32_heads_split_elem*>(in), static_cast<dl_f32_heads_split_elem*>(out), 0, 3072);
+}
+
+extern "C" void dl_f32_heads_split_part(const void* in, void* out, int part, int nparts) {
+  if (nparts < 1 || part < 0 || part >= nparts) return;
+  dl_f32_heads_split_run(static_cast<const dl_f32_heads_split_elem*>(in), static_cast<dl_f32_heads_split_elem*>(out),
+      gentt_part_begin(3072, part, nparts), gentt_part_begin(3072, part + 1, nparts));
+}
+
+static const long long dl_f32_heads_split_shape[] = {2, 256, 12, 64};
+static const int dl_f32_heads_split_perm[] = {0, 2, 1, 3};
+extern "C" const gentt_kernel_info dl_f32_heads_split_info = {
+    GENTT_KERNEL_INFO_VERSION, "dl_f32_heads_split", "scalar", 128, 4, 4, dl_f32_heads_split_shape, dl_f32_heads_split_perm, dl_f32_heads_split, dl_f32_heads_split_part,
+    0, ""};
+
+// ---- kernel dl_f32_heads_merge ----
+namespace {
+
+using dl_f32_heads_merge_elem = std::uint32_t;
+
+// dl_f32_heads_merge_block0 (full blocks): 8 loads, 0 shuffles, 8 stores.
+inline void dl_f32_heads_merge_block0(const dl_f32_heads_merge_elem* in, dl_f32_heads_merge_elem* out) {
+  dl_f32_heads_merge_elem v0[16], v1[16], v2[16], v3[16], v4[16], v5[16], v6[16], v7[16];
+  gentt_scalar::load(v0, in + 0, 16);
+  gentt_scalar::load(v1, in + 16384, 16);
+  gentt_scalar::load(v2, in + 16, 16);
+  gentt_scalar::load(v3, in + 16400, 16);
+  gentt_scalar::load(v4, in + 32, 16);
+  gentt_scalar::load(v5, in + 16416, 16);
+  gentt_scalar::load(v6, in + 48, 16);
+  gentt_scalar::load(v7, in + 16432, 16);
+  gentt_scalar::store(out + 0, v0, 16);
+  gentt_scalar::store(out + 64, v1, 16);
+  gentt_scalar::store(out + 16, v2, 16);
+  gentt_scalar::store(out + 80, v3, 16);
+  gentt_scalar::store(out + 32, v4, 16);
+  gentt_scalar::store(out + 96, v5, 16);
+  gentt_scalar::store(out + 48, v6, 16);
+  gentt_scalar::store(out + 112, v7, 16);
+}
+
+// Runs flat iterations [begin, end) of the loop nest (outermost first):
+//   i0: count 2, in_stride 196608, out_stride 196608  (axis 0)
+//   i1: count 256, in_stride 64, out_stride 768  (axis 2)
+//   i2: count 6, in_stride 32768, out_stride 128  (axis 1 in chunks of 2)
+void dl_f32_heads_merge_run(const dl_f32_heads_merge_elem* in, dl_f32_heads_merge_elem* out, std::int64_t begin, std::int64_t end) {
+  // Decode the first iteration once; afterwards offsets step incrementally.
+  std::int64_t i0 = begin / 1536;
+  std::int64_t i1 = begin / 6 % 256;
+  std::int64_t i2 = begin % 6;
+  std::int64_t in_off = i0 * 196608 + i1 * 64 + i2 * 32768;
+  std::int64_t out_off = i0 * 196608 + i1 * 768 + i2 * 128;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i2 + (end - it < 6 - i2 ? end - it : 6 - i2);
+    it += stop - i2;
+    for (; i2 < stop; ++i2, in_off += 32768, out_off += 128) dl_f32_heads_merge_block0(in + in_off, out + out_off);
+    if (i2 == 6) {
+      i2 = 0;
+      in_off -= 196544;
+      if (++i1 == 256) {
+        i1 = 0;
+        in_off += 180224;
+        ++i0;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" void dl_f32_heads_merge(const void* in, void* out) {
+  dl_f32_heads_merge_run(static_cast<const dl_f32_heads_merge_elem*>(in), static_cast<dl_f32_heads_merge_elem*>(out), 0, 3072);
+}
+
+extern "C" void dl_f32_heads_merge_part(const void* in, void* out, int part, int nparts) {
+  if (nparts < 1 || part < 0 || part >= nparts) return;
+  dl_f32_heads_merge_run(static_cast<const dl_f32_heads_merge_elem*>(in), static_cast<dl_f32_heads_merge_elem*>(out),
+      gentt_part_begin(3072, part, nparts), gentt_part_begin(3072, part + 1, nparts));
+}
+
+static const long long dl_f32_heads_merge_shape[] = {2, 12, 256, 64};
+static const int dl_f32_heads_merge_perm[] = {0, 2, 1, 3};
+extern "C" const gentt_kernel_info dl_f32_heads_merge_info = {
+    GENTT_KERNEL_INFO_VERSION, "dl_f32_heads_merge", "scalar", 128, 4, 4, dl_f32_heads_merge_shape, dl_f32_heads_merge_perm, dl_f32_heads_merge, dl_f32_heads_merge_part,
     0, ""};

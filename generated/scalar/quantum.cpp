@@ -33,6 +33,24 @@
 //   shuffle steps: 2; padding efficiency: 100.0%
 //   loops: 7 (128 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 16 shuffles, 8 stores
+//
+// Kernel quantum_c64_2p18_swap_q0_q17: complex64 (8 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0), isa scalar (128 bits)
+//   canonical: shape (2, 65536, 2) perm (2, 1, 0), 8-byte elements
+//   block: 8 lanes, 6 bits [a0:2 a1:16 a2:2], 8 register(s)
+//   input row (lane bit 0 first): a2.0 a1.0 a1.1
+//   output row (lane bit 0 first): a0.0 a1.0 a1.1
+//   shuffle steps: 1; padding efficiency: 100.0%
+//   loops: 1 (4096 iterations); programs: 1; unroll: 1
+//     program 0 (full blocks): 8 loads, 8 shuffles, 8 stores
+//
+// Kernel quantum_c128_2p16_q3_inner: complex128 (16 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 3), isa scalar (128 bits)
+//   canonical: shape (8, 2, 4096) perm (0, 2, 1), 16-byte elements
+//   block: 4 lanes, 5 bits [a1:2 a2:16], 8 register(s)
+//   input row (lane bit 0 first): a2.0 a2.1
+//   output row (lane bit 0 first): a1.0 a2.0
+//   shuffle steps: 1; padding efficiency: 100.0%
+//   loops: 2 (2048 iterations); programs: 1; unroll: 1
+//     program 0 (full blocks): 8 loads, 8 shuffles, 8 stores
 
 // gentt common prelude: what every generated kernel file needs whatever its ISA.
 // Embedded verbatim into generated files; compiled on its own by templates/compile_check.cpp.
@@ -523,4 +541,149 @@ static const long long quantum_c128_2p12_p_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2,
 static const int quantum_c128_2p12_p_perm[] = {11, 0, 10, 1, 9, 2, 8, 3, 7, 4, 6, 5};
 extern "C" const gentt_kernel_info quantum_c128_2p12_p_info = {
     GENTT_KERNEL_INFO_VERSION, "quantum_c128_2p12_p", "scalar", 128, 16, 12, quantum_c128_2p12_p_shape, quantum_c128_2p12_p_perm, quantum_c128_2p12_p, quantum_c128_2p12_p_part,
+    0, ""};
+
+// ---- kernel quantum_c64_2p18_swap_q0_q17 ----
+namespace {
+
+using quantum_c64_2p18_swap_q0_q17_elem = std::uint64_t;
+
+// quantum_c64_2p18_swap_q0_q17_block0 (full blocks): 8 loads, 8 shuffles, 8 stores.
+inline void quantum_c64_2p18_swap_q0_q17_block0(const quantum_c64_2p18_swap_q0_q17_elem* in, quantum_c64_2p18_swap_q0_q17_elem* out) {
+  static const std::int8_t kIndex0[8] = {0, 8, 2, 10, 4, 12, 6, 14};
+  static const std::int8_t kIndex1[8] = {1, 9, 3, 11, 5, 13, 7, 15};
+  quantum_c64_2p18_swap_q0_q17_elem v0[8], v1[8], v2[8], v3[8], v4[8], v5[8], v6[8], v7[8], v8[8], v9[8], v10[8], v11[8], v12[8], v13[8], v14[8], v15[8];
+  gentt_scalar::load(v0, in + 0, 8);
+  gentt_scalar::load(v1, in + 131072, 8);
+  gentt_scalar::load(v2, in + 8, 8);
+  gentt_scalar::load(v3, in + 131080, 8);
+  gentt_scalar::load(v4, in + 16, 8);
+  gentt_scalar::load(v5, in + 131088, 8);
+  gentt_scalar::load(v6, in + 24, 8);
+  gentt_scalar::load(v7, in + 131096, 8);
+  gentt_scalar::shuffle2<8>(v8, v0, v1, kIndex0);
+  gentt_scalar::shuffle2<8>(v9, v0, v1, kIndex1);
+  gentt_scalar::shuffle2<8>(v10, v2, v3, kIndex0);
+  gentt_scalar::shuffle2<8>(v11, v2, v3, kIndex1);
+  gentt_scalar::shuffle2<8>(v12, v4, v5, kIndex0);
+  gentt_scalar::shuffle2<8>(v13, v4, v5, kIndex1);
+  gentt_scalar::shuffle2<8>(v14, v6, v7, kIndex0);
+  gentt_scalar::shuffle2<8>(v15, v6, v7, kIndex1);
+  gentt_scalar::store(out + 0, v8, 8);
+  gentt_scalar::store(out + 131072, v9, 8);
+  gentt_scalar::store(out + 8, v10, 8);
+  gentt_scalar::store(out + 131080, v11, 8);
+  gentt_scalar::store(out + 16, v12, 8);
+  gentt_scalar::store(out + 131088, v13, 8);
+  gentt_scalar::store(out + 24, v14, 8);
+  gentt_scalar::store(out + 131096, v15, 8);
+}
+
+// Runs flat iterations [begin, end) of the loop nest (outermost first):
+//   i0: count 4096, in_stride 32, out_stride 32  (axis 1 in chunks of 16)
+void quantum_c64_2p18_swap_q0_q17_run(const quantum_c64_2p18_swap_q0_q17_elem* in, quantum_c64_2p18_swap_q0_q17_elem* out, std::int64_t begin, std::int64_t end) {
+  // Decode the first iteration once; afterwards offsets step incrementally.
+  std::int64_t i0 = begin;
+  std::int64_t in_off = i0 * 32;
+  std::int64_t out_off = i0 * 32;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i0 + (end - it < 4096 - i0 ? end - it : 4096 - i0);
+    it += stop - i0;
+    for (; i0 < stop; ++i0, in_off += 32, out_off += 32) quantum_c64_2p18_swap_q0_q17_block0(in + in_off, out + out_off);
+  }
+}
+
+}  // namespace
+
+extern "C" void quantum_c64_2p18_swap_q0_q17(const void* in, void* out) {
+  quantum_c64_2p18_swap_q0_q17_run(static_cast<const quantum_c64_2p18_swap_q0_q17_elem*>(in), static_cast<quantum_c64_2p18_swap_q0_q17_elem*>(out), 0, 4096);
+}
+
+extern "C" void quantum_c64_2p18_swap_q0_q17_part(const void* in, void* out, int part, int nparts) {
+  if (nparts < 1 || part < 0 || part >= nparts) return;
+  quantum_c64_2p18_swap_q0_q17_run(static_cast<const quantum_c64_2p18_swap_q0_q17_elem*>(in), static_cast<quantum_c64_2p18_swap_q0_q17_elem*>(out),
+      gentt_part_begin(4096, part, nparts), gentt_part_begin(4096, part + 1, nparts));
+}
+
+static const long long quantum_c64_2p18_swap_q0_q17_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+static const int quantum_c64_2p18_swap_q0_q17_perm[] = {17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0};
+extern "C" const gentt_kernel_info quantum_c64_2p18_swap_q0_q17_info = {
+    GENTT_KERNEL_INFO_VERSION, "quantum_c64_2p18_swap_q0_q17", "scalar", 128, 8, 18, quantum_c64_2p18_swap_q0_q17_shape, quantum_c64_2p18_swap_q0_q17_perm, quantum_c64_2p18_swap_q0_q17, quantum_c64_2p18_swap_q0_q17_part,
+    0, ""};
+
+// ---- kernel quantum_c128_2p16_q3_inner ----
+namespace {
+
+using quantum_c128_2p16_q3_inner_elem = gentt_bytes<16>;
+
+// quantum_c128_2p16_q3_inner_block0 (full blocks): 8 loads, 8 shuffles, 8 stores.
+inline void quantum_c128_2p16_q3_inner_block0(const quantum_c128_2p16_q3_inner_elem* in, quantum_c128_2p16_q3_inner_elem* out) {
+  static const std::int8_t kIndex0[4] = {0, 4, 1, 5};
+  static const std::int8_t kIndex1[4] = {2, 6, 3, 7};
+  quantum_c128_2p16_q3_inner_elem v0[4], v1[4], v2[4], v3[4], v4[4], v5[4], v6[4], v7[4], v8[4], v9[4], v10[4], v11[4], v12[4], v13[4], v14[4], v15[4];
+  gentt_scalar::load(v0, in + 0, 4);
+  gentt_scalar::load(v1, in + 4096, 4);
+  gentt_scalar::load(v2, in + 4, 4);
+  gentt_scalar::load(v3, in + 4100, 4);
+  gentt_scalar::load(v4, in + 8, 4);
+  gentt_scalar::load(v5, in + 4104, 4);
+  gentt_scalar::load(v6, in + 12, 4);
+  gentt_scalar::load(v7, in + 4108, 4);
+  gentt_scalar::shuffle2<4>(v8, v0, v1, kIndex0);
+  gentt_scalar::shuffle2<4>(v9, v0, v1, kIndex1);
+  gentt_scalar::shuffle2<4>(v10, v2, v3, kIndex0);
+  gentt_scalar::shuffle2<4>(v11, v2, v3, kIndex1);
+  gentt_scalar::shuffle2<4>(v12, v4, v5, kIndex0);
+  gentt_scalar::shuffle2<4>(v13, v4, v5, kIndex1);
+  gentt_scalar::shuffle2<4>(v14, v6, v7, kIndex0);
+  gentt_scalar::shuffle2<4>(v15, v6, v7, kIndex1);
+  gentt_scalar::store(out + 0, v8, 4);
+  gentt_scalar::store(out + 4, v9, 4);
+  gentt_scalar::store(out + 8, v10, 4);
+  gentt_scalar::store(out + 12, v11, 4);
+  gentt_scalar::store(out + 16, v12, 4);
+  gentt_scalar::store(out + 20, v13, 4);
+  gentt_scalar::store(out + 24, v14, 4);
+  gentt_scalar::store(out + 28, v15, 4);
+}
+
+// Runs flat iterations [begin, end) of the loop nest (outermost first):
+//   i0: count 8, in_stride 8192, out_stride 8192  (axis 0)
+//   i1: count 256, in_stride 16, out_stride 32  (axis 2 in chunks of 16)
+void quantum_c128_2p16_q3_inner_run(const quantum_c128_2p16_q3_inner_elem* in, quantum_c128_2p16_q3_inner_elem* out, std::int64_t begin, std::int64_t end) {
+  // Decode the first iteration once; afterwards offsets step incrementally.
+  std::int64_t i0 = begin / 256;
+  std::int64_t i1 = begin % 256;
+  std::int64_t in_off = i0 * 8192 + i1 * 16;
+  std::int64_t out_off = i0 * 8192 + i1 * 32;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i1 + (end - it < 256 - i1 ? end - it : 256 - i1);
+    it += stop - i1;
+    for (; i1 < stop; ++i1, in_off += 16, out_off += 32) quantum_c128_2p16_q3_inner_block0(in + in_off, out + out_off);
+    if (i1 == 256) {
+      i1 = 0;
+      in_off += 4096;
+      ++i0;
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" void quantum_c128_2p16_q3_inner(const void* in, void* out) {
+  quantum_c128_2p16_q3_inner_run(static_cast<const quantum_c128_2p16_q3_inner_elem*>(in), static_cast<quantum_c128_2p16_q3_inner_elem*>(out), 0, 2048);
+}
+
+extern "C" void quantum_c128_2p16_q3_inner_part(const void* in, void* out, int part, int nparts) {
+  if (nparts < 1 || part < 0 || part >= nparts) return;
+  quantum_c128_2p16_q3_inner_run(static_cast<const quantum_c128_2p16_q3_inner_elem*>(in), static_cast<quantum_c128_2p16_q3_inner_elem*>(out),
+      gentt_part_begin(2048, part, nparts), gentt_part_begin(2048, part + 1, nparts));
+}
+
+static const long long quantum_c128_2p16_q3_inner_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+static const int quantum_c128_2p16_q3_inner_perm[] = {0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 3};
+extern "C" const gentt_kernel_info quantum_c128_2p16_q3_inner_info = {
+    GENTT_KERNEL_INFO_VERSION, "quantum_c128_2p16_q3_inner", "scalar", 128, 16, 16, quantum_c128_2p16_q3_inner_shape, quantum_c128_2p16_q3_inner_perm, quantum_c128_2p16_q3_inner, quantum_c128_2p16_q3_inner_part,
     0, ""};

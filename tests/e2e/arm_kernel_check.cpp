@@ -100,6 +100,10 @@ std::string join(const std::vector<std::int64_t>& v) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (kArmCaseCount == 0) {
+    std::fprintf(stderr, "arm_kernel_check: no cases were linked in\n");
+    return 1;
+  }
   const bool first_only = argc > 1 && std::string(argv[1]) == "--first";
   if (first_only) {
     const ArmCase& c = kArmCases[0];

@@ -10,11 +10,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "tests/e2e/arm_cases_writer.h"
 #include "tests/ir/random_problem.h"
 
 namespace {
@@ -52,13 +52,6 @@ void make_streamable(gentt::test::RandomProblem& p, std::mt19937_64& rng, int64_
     if (static_cast<int>(a) != p.perm.back()) p.shape[a] = 1;
 }
 
-template <class T>
-std::string join(const std::vector<T>& v) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -74,7 +67,7 @@ int main(int argc, char** argv) {
   const int vector_bits = argc == 7 ? std::atoi(argv[6]) : 0;
   const std::string prefix = "e2e_" + isa + (vector_bits ? "_" + std::to_string(vector_bits) : "") + "_case";
   std::vector<nlohmann::ordered_json> specs(shards, {{"kernels", nlohmann::ordered_json::array()}});
-  std::ostringstream declarations, table;
+  std::vector<gentt::test::ArmCaseEntry> arm_cases;
   for (int c = 0; c < cases; ++c) {
     auto p = gentt::test::random_problem(rng, 16, 40000);
     // The first two cases are large enough (over 4 MiB) to be walked in cache tiles with
@@ -99,17 +92,12 @@ int main(int argc, char** argv) {
     if (vector_bits) k["vector_bits"] = vector_bits;
     if (streaming) k["stores"] = "streaming";
     specs[c % shards]["kernels"].push_back(k);
-    declarations << "extern \"C\" const gentt_kernel_info " << name << "_info;\n";
-    table << "    {&" << name << "_info, \"" << name << "\", " << p.elem_bytes << ", {" << join(p.shape) << "}, {"
-          << join(p.perm) << "}},\n";
+    arm_cases.push_back({name, p.elem_bytes, p.shape, p.perm});
   }
   for (int s = 0; s < shards; ++s) {
     const std::string path = dir + "/cases_" + std::to_string(s) + ".json";
     std::ofstream(path) << specs[s].dump(1) << "\n";
   }
-  std::ofstream(dir + "/cases.cpp") << "// Written by e2e_make_specs: the cases of cases_*.json.\n"
-                                    << "#include \"tests/e2e/arm_cases.h\"\n\n"
-                                    << declarations.str() << "\nconst ArmCase kArmCases[] = {\n"
-                                    << table.str() << "};\nconst int kArmCaseCount = " << cases << ";\n";
+  gentt::test::write_arm_cases(dir + "/cases.cpp", arm_cases, "e2e_make_specs: the cases of cases_*.json");
   return 0;
 }
