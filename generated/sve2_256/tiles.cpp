@@ -268,12 +268,17 @@ inline vec<T> shuffle2_sve2(vec<T> a, vec<T> b, const T* index) {
 #endif
 
 // The two-source shuffle when 2 kUnits - 1 does not fit in T (bytes at 2048 bits): unit l is
-// unit index[l] of b where from_b[l] != 0, else of a.
+// unit index[l] of b where from_b[l] != 0, else of a. The empty asm keeps the compiler from
+// folding the constant table into a constant predicate: GCC 12 (aarch64, -msve-vector-bits=2048)
+// stops with an internal compiler error ("unrecognizable insn ... UNSPEC_TRN1_CONV") on some
+// kernels that do (found by scripts/soak).
 template <class T>
 inline vec<T> shuffle2_select(vec<T> a, vec<T> b, const T* index, const T* from_b) {
   const svbool_t pg = all<T>();
   const auto i = svld1(pg, index);
-  return svsel(svcmpne(pg, svld1(pg, from_b), static_cast<T>(0)), svtbl(b, i), svtbl(a, i));
+  auto select = svld1(pg, from_b);
+  __asm__("" : "+w"(select));
+  return svsel(svcmpne(pg, select, static_cast<T>(0)), svtbl(b, i), svtbl(a, i));
 }
 
 // Bit casts between unit sizes (to apply zip/uzp/trn at a wider element).
