@@ -1,43 +1,24 @@
 // gentt-gen: the command-line front end (contracts.md, "CLI: gentt-gen").
 //
-// This is the only place that maps errors to exit codes:
-//   0  success (also --help, --version)
-//   1  I/O error (std::system_error: a write that failed after its destination was checked)
-//   2  invalid input: gentt::UserError, or a command-line parse error from CLI11
-//   3  gentt::InternalError or any other unexpected exception: a gentt bug
-// Every error is one paragraph on stderr starting with "gentt-gen: error: ".
+// The errors of a run become exit statuses here: CLI11's parse errors exit 2, every other error
+// as generator/exit_status.h says (1 I/O, 2 invalid input, 3 internal). Every error is one
+// paragraph on stderr starting with "gentt-gen: error: ".
 #include <CLI/CLI.hpp>
 #include <exception>
 #include <iostream>
-#include <new>
 #include <string>
-#include <string_view>
-#include <system_error>
 #include <vector>
 
 #include "generator/commands.h"
 #include "generator/console.h"
-#include "ir/error.h"
+#include "generator/exit_status.h"
 
 namespace {
-
-constexpr int kExitIo = 1;
-constexpr int kExitUser = 2;
-constexpr int kExitInternal = 3;
 
 int report(int code, const std::string& message) {
   std::cout.flush();  // keep what was printed before the error in order with it
   std::cerr << "gentt-gen: error: " << message << "\n";
   return code;
-}
-
-int report_bug(const std::string& detail) {
-  return report(kExitInternal, "internal error, please report: " + detail);
-}
-
-std::string without_prefix(std::string_view text, std::string_view prefix) {
-  if (text.starts_with(prefix)) text.remove_prefix(prefix.size());
-  return std::string(text);
 }
 
 // A CLI11 parse error as one line, with a pointer to the relevant help.
@@ -81,18 +62,9 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
-    return report(kExitUser, parse_error_message(app, e));
-  } catch (const gentt::UserError& e) {
-    return report(kExitUser, e.what());
-  } catch (const std::system_error& e) {
-    return report(kExitIo, e.what());
-  } catch (const std::bad_alloc&) {
-    return report(kExitIo, "out of memory");
-  } catch (const gentt::InternalError& e) {
-    return report_bug(without_prefix(e.what(), "gentt internal error: "));
-  } catch (const std::exception& e) {
-    return report_bug(std::string("unexpected exception: ") + e.what());
+    return report(gentt::kExitUser, parse_error_message(app, e));
   } catch (...) {
-    return report_bug("unexpected exception of unknown type");
+    const gentt::ExitStatus status = gentt::exit_status_for(std::current_exception());
+    return report(status.code, status.message);
   }
 }
