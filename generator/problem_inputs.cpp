@@ -82,6 +82,11 @@ std::vector<LocatedProblem> collect_problems(const ProblemInputs& inputs) {
                     "no problem given: pass SPEC.json files, or --shape, --perm, --dtype "
                     "and --isa");
   }
+  if (problems.size() > kMaxKernelsPerRun)
+    throw UserError(inputs.spec_files.front(),
+                    fmt::format("the spec files ask for {} kernels; one run generates at most {} (split "
+                                "them over several runs)",
+                                problems.size(), kMaxKernelsPerRun));
   for (LocatedProblem& lp : problems) {
     lp.problem.name += inputs.name_suffix;
     check_kernel_name(lp.problem.name, "--name-suffix");

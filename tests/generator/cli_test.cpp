@@ -340,6 +340,13 @@ TEST_CASE("error: empty kernels list", "[cli][error]") {
   expect_spec_error(R"({"kernels": []})", {"a.json: /kernels: expected a non-empty array"});
 }
 
+TEST_CASE("error: more kernels than one run generates", "[cli][error]") {
+  const int limit = 4096;  // kMaxKernelsPerRun (generator/problem_inputs.h)
+  std::vector<std::string> many;
+  for (int i = 0; i <= limit; ++i) many.push_back(kernel("[4]", "[0]", fmt::format(R"("name": "k{}")", i)));
+  expect_spec_error(kernels(many), {"a.json: the spec files ask for 4097 kernels; one run generates at most 4096"});
+}
+
 TEST_CASE("error: duplicate kernel names", "[cli][error]") {
   expect_spec_error(
       kernels({kernel("[4]", "[0]", R"("name": "k")"), kernel("[8]", "[0]", R"("name": "k")")}),
