@@ -34,13 +34,13 @@
 //   loops: 8 (256 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 8 shuffles, 8 stores
 //
-// Kernel quantum_c64_2p18_swap_q0_q17: complex64 (8 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0), isa avx2 (256 bits)
-//   canonical: shape (2, 65536, 2) perm (2, 1, 0), 8-byte elements
+// Kernel quantum_c64_2p16_swap_q0_q15: complex64 (8 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0), isa avx2 (256 bits)
+//   canonical: shape (2, 16384, 2) perm (2, 1, 0), 8-byte elements
 //   block: 4 lanes, 5 bits [a0:2 a1:8 a2:2], 8 register(s)
 //   input row (lane bit 0 first): a2.0 a1.0
 //   output row (lane bit 0 first): a0.0 a1.0
 //   shuffle steps: 1; padding efficiency: 100.0%
-//   loops: 1 (8192 iterations); programs: 1; unroll: 1
+//   loops: 1 (2048 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 8 shuffles, 8 stores
 //
 // Kernel quantum_c128_2p16_q3_inner: complex128 (16 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 3), isa avx2 (256 bits)
@@ -526,21 +526,21 @@ extern "C" const gentt_kernel_info quantum_c128_2p12_p_info = {
     GENTT_KERNEL_INFO_VERSION, "quantum_c128_2p12_p", "avx2", 256, 16, 12, quantum_c128_2p12_p_shape, quantum_c128_2p12_p_perm, quantum_c128_2p12_p, quantum_c128_2p12_p_part,
     GENTT_FEATURE_AVX2, "avx2"};
 
-// ---- kernel quantum_c64_2p18_swap_q0_q17 ----
+// ---- kernel quantum_c64_2p16_swap_q0_q15 ----
 namespace {
 
-using quantum_c64_2p18_swap_q0_q17_elem = gentt_bytes<8>;
+using quantum_c64_2p16_swap_q0_q15_elem = gentt_bytes<8>;
 
-// quantum_c64_2p18_swap_q0_q17_block0 (full blocks): 8 loads, 8 shuffles, 8 stores.
-inline void quantum_c64_2p18_swap_q0_q17_block0(const quantum_c64_2p18_swap_q0_q17_elem* in, quantum_c64_2p18_swap_q0_q17_elem* out) {
+// quantum_c64_2p16_swap_q0_q15_block0 (full blocks): 8 loads, 8 shuffles, 8 stores.
+inline void quantum_c64_2p16_swap_q0_q15_block0(const quantum_c64_2p16_swap_q0_q15_elem* in, quantum_c64_2p16_swap_q0_q15_elem* out) {
   const __m256i v0 = gentt_avx2_load(in + 0);
-  const __m256i v1 = gentt_avx2_load(in + 131072);
+  const __m256i v1 = gentt_avx2_load(in + 32768);
   const __m256i v2 = gentt_avx2_load(in + 4);
-  const __m256i v3 = gentt_avx2_load(in + 131076);
+  const __m256i v3 = gentt_avx2_load(in + 32772);
   const __m256i v4 = gentt_avx2_load(in + 8);
-  const __m256i v5 = gentt_avx2_load(in + 131080);
+  const __m256i v5 = gentt_avx2_load(in + 32776);
   const __m256i v6 = gentt_avx2_load(in + 12);
-  const __m256i v7 = gentt_avx2_load(in + 131084);
+  const __m256i v7 = gentt_avx2_load(in + 32780);
   const __m256i v8 = _mm256_unpacklo_epi64(v0, v1);
   const __m256i v9 = _mm256_unpackhi_epi64(v0, v1);
   const __m256i v10 = _mm256_unpacklo_epi64(v2, v3);
@@ -550,46 +550,46 @@ inline void quantum_c64_2p18_swap_q0_q17_block0(const quantum_c64_2p18_swap_q0_q
   const __m256i v14 = _mm256_unpacklo_epi64(v6, v7);
   const __m256i v15 = _mm256_unpackhi_epi64(v6, v7);
   gentt_avx2_store(out + 0, v8);
-  gentt_avx2_store(out + 131072, v9);
+  gentt_avx2_store(out + 32768, v9);
   gentt_avx2_store(out + 4, v10);
-  gentt_avx2_store(out + 131076, v11);
+  gentt_avx2_store(out + 32772, v11);
   gentt_avx2_store(out + 8, v12);
-  gentt_avx2_store(out + 131080, v13);
+  gentt_avx2_store(out + 32776, v13);
   gentt_avx2_store(out + 12, v14);
-  gentt_avx2_store(out + 131084, v15);
+  gentt_avx2_store(out + 32780, v15);
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 8192, in_stride 16, out_stride 16  (axis 1 in chunks of 8)
-void quantum_c64_2p18_swap_q0_q17_run(const quantum_c64_2p18_swap_q0_q17_elem* in, quantum_c64_2p18_swap_q0_q17_elem* out, std::int64_t begin, std::int64_t end) {
+//   i0: count 2048, in_stride 16, out_stride 16  (axis 1 in chunks of 8)
+void quantum_c64_2p16_swap_q0_q15_run(const quantum_c64_2p16_swap_q0_q15_elem* in, quantum_c64_2p16_swap_q0_q15_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
   std::int64_t i0 = begin;
   std::int64_t in_off = i0 * 16;
   std::int64_t out_off = i0 * 16;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i0 + (end - it < 8192 - i0 ? end - it : 8192 - i0);
+    const std::int64_t stop = i0 + (end - it < 2048 - i0 ? end - it : 2048 - i0);
     it += stop - i0;
-    for (; i0 < stop; ++i0, in_off += 16, out_off += 16) quantum_c64_2p18_swap_q0_q17_block0(in + in_off, out + out_off);
+    for (; i0 < stop; ++i0, in_off += 16, out_off += 16) quantum_c64_2p16_swap_q0_q15_block0(in + in_off, out + out_off);
   }
 }
 
 }  // namespace
 
-extern "C" void quantum_c64_2p18_swap_q0_q17(const void* in, void* out) {
-  quantum_c64_2p18_swap_q0_q17_run(static_cast<const quantum_c64_2p18_swap_q0_q17_elem*>(in), static_cast<quantum_c64_2p18_swap_q0_q17_elem*>(out), 0, 8192);
+extern "C" void quantum_c64_2p16_swap_q0_q15(const void* in, void* out) {
+  quantum_c64_2p16_swap_q0_q15_run(static_cast<const quantum_c64_2p16_swap_q0_q15_elem*>(in), static_cast<quantum_c64_2p16_swap_q0_q15_elem*>(out), 0, 2048);
 }
 
-extern "C" void quantum_c64_2p18_swap_q0_q17_part(const void* in, void* out, int part, int nparts) {
+extern "C" void quantum_c64_2p16_swap_q0_q15_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
-  quantum_c64_2p18_swap_q0_q17_run(static_cast<const quantum_c64_2p18_swap_q0_q17_elem*>(in), static_cast<quantum_c64_2p18_swap_q0_q17_elem*>(out),
-      gentt_part_begin(8192, part, nparts), gentt_part_begin(8192, part + 1, nparts));
+  quantum_c64_2p16_swap_q0_q15_run(static_cast<const quantum_c64_2p16_swap_q0_q15_elem*>(in), static_cast<quantum_c64_2p16_swap_q0_q15_elem*>(out),
+      gentt_part_begin(2048, part, nparts), gentt_part_begin(2048, part + 1, nparts));
 }
 
-static const long long quantum_c64_2p18_swap_q0_q17_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
-static const int quantum_c64_2p18_swap_q0_q17_perm[] = {17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0};
-extern "C" const gentt_kernel_info quantum_c64_2p18_swap_q0_q17_info = {
-    GENTT_KERNEL_INFO_VERSION, "quantum_c64_2p18_swap_q0_q17", "avx2", 256, 8, 18, quantum_c64_2p18_swap_q0_q17_shape, quantum_c64_2p18_swap_q0_q17_perm, quantum_c64_2p18_swap_q0_q17, quantum_c64_2p18_swap_q0_q17_part,
+static const long long quantum_c64_2p16_swap_q0_q15_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+static const int quantum_c64_2p16_swap_q0_q15_perm[] = {15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0};
+extern "C" const gentt_kernel_info quantum_c64_2p16_swap_q0_q15_info = {
+    GENTT_KERNEL_INFO_VERSION, "quantum_c64_2p16_swap_q0_q15", "avx2", 256, 8, 16, quantum_c64_2p16_swap_q0_q15_shape, quantum_c64_2p16_swap_q0_q15_perm, quantum_c64_2p16_swap_q0_q15, quantum_c64_2p16_swap_q0_q15_part,
     GENTT_FEATURE_AVX2, "avx2"};
 
 // ---- kernel quantum_c128_2p16_q3_inner ----

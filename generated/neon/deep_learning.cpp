@@ -7,22 +7,22 @@
 //      extern "C" const gentt_kernel_info NAME_info;
 // CPU features: neon (NAME_info.features 0x10000); the caller checks them.
 //
-// Kernel dl_f32_nchw_to_nhwc: float32 (4 bytes) shape (8, 3, 224, 224) perm (0, 2, 3, 1), isa neon (128 bits)
-//   canonical: shape (8, 3, 50176) perm (0, 2, 1), 4-byte elements
+// Kernel dl_f32_nchw_to_nhwc: float32 (4 bytes) shape (2, 3, 224, 224) perm (0, 2, 3, 1), isa neon (128 bits)
+//   canonical: shape (2, 3, 50176) perm (0, 2, 1), 4-byte elements
 //   block: 4 lanes, 5 bits [a1:4(pad 3) a2:8], 8 register(s)
 //   input row (lane bit 0 first): a2.0 a2.1
 //   output row (lane bit 0 first): a1.0 a1.1
 //   shuffle steps: 2; padding efficiency: 75.0%
-//   loops: 2 (50176 iterations); programs: 1; unroll: 1
+//   loops: 2 (12544 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 6 loads, 14 shuffles, 8 stores
 //
-// Kernel dl_f32_nhwc_to_nchw: float32 (4 bytes) shape (8, 224, 224, 3) perm (0, 3, 1, 2), isa neon (128 bits)
-//   canonical: shape (8, 50176, 3) perm (0, 2, 1), 4-byte elements
+// Kernel dl_f32_nhwc_to_nchw: float32 (4 bytes) shape (2, 224, 224, 3) perm (0, 3, 1, 2), isa neon (128 bits)
+//   canonical: shape (2, 50176, 3) perm (0, 2, 1), 4-byte elements
 //   block: 4 lanes, 5 bits [a1:8 a2:4(pad 3)], 8 register(s)
 //   input row (lane bit 0 first): a2.0 a2.1
 //   output row (lane bit 0 first): a1.0 a1.1
 //   shuffle steps: 2; padding efficiency: 75.0%
-//   loops: 2 (50176 iterations); programs: 1; unroll: 1
+//   loops: 2 (12544 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 14 shuffles, 6 stores
 //
 // Kernel dl_u8_hwc_to_chw: uint8 (1 bytes) shape (224, 224, 3) perm (2, 0, 1), isa neon (128 bits)
@@ -71,22 +71,22 @@
 //   loops: 3 (6144 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 0 shuffles, 8 stores
 //
-// Kernel dl_f32_heads_split: float32 (4 bytes) shape (2, 256, 12, 64) perm (0, 2, 1, 3), isa neon (128 bits)
-//   canonical: shape (2, 256, 12, 64) perm (0, 2, 1, 3), 4-byte elements
-//   block: 4 lanes, 5 bits [a3:32], 8 register(s)
-//   input row (lane bit 0 first): a3.0 a3.1
-//   output row (lane bit 0 first): a3.0 a3.1
+// Kernel dl_f32_heads_split: float32 (4 bytes) shape (1, 256, 12, 64) perm (0, 2, 1, 3), isa neon (128 bits)
+//   canonical: shape (256, 12, 64) perm (1, 0, 2), 4-byte elements
+//   block: 4 lanes, 5 bits [a2:32], 8 register(s)
+//   input row (lane bit 0 first): a2.0 a2.1
+//   output row (lane bit 0 first): a2.0 a2.1
 //   shuffle steps: 0; padding efficiency: 100.0%
-//   loops: 4 (12288 iterations); programs: 1; unroll: 1
+//   loops: 3 (6144 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 0 shuffles, 8 stores
 //
-// Kernel dl_f32_heads_merge: float32 (4 bytes) shape (2, 12, 256, 64) perm (0, 2, 1, 3), isa neon (128 bits)
-//   canonical: shape (2, 12, 256, 64) perm (0, 2, 1, 3), 4-byte elements
-//   block: 4 lanes, 5 bits [a3:32], 8 register(s)
-//   input row (lane bit 0 first): a3.0 a3.1
-//   output row (lane bit 0 first): a3.0 a3.1
+// Kernel dl_f32_heads_merge: float32 (4 bytes) shape (1, 12, 256, 64) perm (0, 2, 1, 3), isa neon (128 bits)
+//   canonical: shape (12, 256, 64) perm (1, 0, 2), 4-byte elements
+//   block: 4 lanes, 5 bits [a2:32], 8 register(s)
+//   input row (lane bit 0 first): a2.0 a2.1
+//   output row (lane bit 0 first): a2.0 a2.1
 //   shuffle steps: 0; padding efficiency: 100.0%
-//   loops: 4 (12288 iterations); programs: 1; unroll: 1
+//   loops: 3 (6144 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 0 shuffles, 8 stores
 
 // gentt common prelude: what every generated kernel file needs whatever its ISA.
@@ -323,7 +323,7 @@ inline void dl_f32_nchw_to_nhwc_block0(const dl_f32_nchw_to_nhwc_elem* in, dl_f3
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 8, in_stride 150528, out_stride 150528  (axis 0)
+//   i0: count 2, in_stride 150528, out_stride 150528  (axis 0)
 //   i1: count 6272, in_stride 8, out_stride 24  (axis 2 in chunks of 8)
 void dl_f32_nchw_to_nhwc_run(const dl_f32_nchw_to_nhwc_elem* in, dl_f32_nchw_to_nhwc_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
@@ -347,16 +347,16 @@ void dl_f32_nchw_to_nhwc_run(const dl_f32_nchw_to_nhwc_elem* in, dl_f32_nchw_to_
 }  // namespace
 
 extern "C" void dl_f32_nchw_to_nhwc(const void* in, void* out) {
-  dl_f32_nchw_to_nhwc_run(static_cast<const dl_f32_nchw_to_nhwc_elem*>(in), static_cast<dl_f32_nchw_to_nhwc_elem*>(out), 0, 50176);
+  dl_f32_nchw_to_nhwc_run(static_cast<const dl_f32_nchw_to_nhwc_elem*>(in), static_cast<dl_f32_nchw_to_nhwc_elem*>(out), 0, 12544);
 }
 
 extern "C" void dl_f32_nchw_to_nhwc_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
   dl_f32_nchw_to_nhwc_run(static_cast<const dl_f32_nchw_to_nhwc_elem*>(in), static_cast<dl_f32_nchw_to_nhwc_elem*>(out),
-      gentt_part_begin(50176, part, nparts), gentt_part_begin(50176, part + 1, nparts));
+      gentt_part_begin(12544, part, nparts), gentt_part_begin(12544, part + 1, nparts));
 }
 
-static const long long dl_f32_nchw_to_nhwc_shape[] = {8, 3, 224, 224};
+static const long long dl_f32_nchw_to_nhwc_shape[] = {2, 3, 224, 224};
 static const int dl_f32_nchw_to_nhwc_perm[] = {0, 2, 3, 1};
 extern "C" const gentt_kernel_info dl_f32_nchw_to_nhwc_info = {
     GENTT_KERNEL_INFO_VERSION, "dl_f32_nchw_to_nhwc", "neon", 128, 4, 4, dl_f32_nchw_to_nhwc_shape, dl_f32_nchw_to_nhwc_perm, dl_f32_nchw_to_nhwc, dl_f32_nchw_to_nhwc_part,
@@ -400,7 +400,7 @@ inline void dl_f32_nhwc_to_nchw_block0(const dl_f32_nhwc_to_nchw_elem* in, dl_f3
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 8, in_stride 150528, out_stride 150528  (axis 0)
+//   i0: count 2, in_stride 150528, out_stride 150528  (axis 0)
 //   i1: count 6272, in_stride 24, out_stride 8  (axis 1 in chunks of 8)
 void dl_f32_nhwc_to_nchw_run(const dl_f32_nhwc_to_nchw_elem* in, dl_f32_nhwc_to_nchw_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
@@ -424,16 +424,16 @@ void dl_f32_nhwc_to_nchw_run(const dl_f32_nhwc_to_nchw_elem* in, dl_f32_nhwc_to_
 }  // namespace
 
 extern "C" void dl_f32_nhwc_to_nchw(const void* in, void* out) {
-  dl_f32_nhwc_to_nchw_run(static_cast<const dl_f32_nhwc_to_nchw_elem*>(in), static_cast<dl_f32_nhwc_to_nchw_elem*>(out), 0, 50176);
+  dl_f32_nhwc_to_nchw_run(static_cast<const dl_f32_nhwc_to_nchw_elem*>(in), static_cast<dl_f32_nhwc_to_nchw_elem*>(out), 0, 12544);
 }
 
 extern "C" void dl_f32_nhwc_to_nchw_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
   dl_f32_nhwc_to_nchw_run(static_cast<const dl_f32_nhwc_to_nchw_elem*>(in), static_cast<dl_f32_nhwc_to_nchw_elem*>(out),
-      gentt_part_begin(50176, part, nparts), gentt_part_begin(50176, part + 1, nparts));
+      gentt_part_begin(12544, part, nparts), gentt_part_begin(12544, part + 1, nparts));
 }
 
-static const long long dl_f32_nhwc_to_nchw_shape[] = {8, 224, 224, 3};
+static const long long dl_f32_nhwc_to_nchw_shape[] = {2, 224, 224, 3};
 static const int dl_f32_nhwc_to_nchw_perm[] = {0, 3, 1, 2};
 extern "C" const gentt_kernel_info dl_f32_nhwc_to_nchw_info = {
     GENTT_KERNEL_INFO_VERSION, "dl_f32_nhwc_to_nchw", "neon", 128, 4, 4, dl_f32_nhwc_to_nchw_shape, dl_f32_nhwc_to_nchw_perm, dl_f32_nhwc_to_nchw, dl_f32_nhwc_to_nchw_part,
@@ -851,34 +851,28 @@ inline void dl_f32_heads_split_block0(const dl_f32_heads_split_elem* in, dl_f32_
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 2, in_stride 196608, out_stride 196608  (axis 0)
-//   i1: count 12, in_stride 64, out_stride 16384  (axis 2)
-//   i2: count 256, in_stride 768, out_stride 64  (axis 1)
-//   i3: count 2, in_stride 32, out_stride 32  (axis 3 in chunks of 32)
+//   i0: count 12, in_stride 64, out_stride 16384  (axis 1)
+//   i1: count 256, in_stride 768, out_stride 64  (axis 0)
+//   i2: count 2, in_stride 32, out_stride 32  (axis 2 in chunks of 32)
 void dl_f32_heads_split_run(const dl_f32_heads_split_elem* in, dl_f32_heads_split_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
-  std::int64_t i0 = begin / 6144;
-  std::int64_t i1 = begin / 512 % 12;
-  std::int64_t i2 = begin / 2 % 256;
-  std::int64_t i3 = begin % 2;
-  std::int64_t in_off = i0 * 196608 + i1 * 64 + i2 * 768 + i3 * 32;
-  std::int64_t out_off = i0 * 196608 + i1 * 16384 + i2 * 64 + i3 * 32;
+  std::int64_t i0 = begin / 512;
+  std::int64_t i1 = begin / 2 % 256;
+  std::int64_t i2 = begin % 2;
+  std::int64_t in_off = i0 * 64 + i1 * 768 + i2 * 32;
+  std::int64_t out_off = i0 * 16384 + i1 * 64 + i2 * 32;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i3 + (end - it < 2 - i3 ? end - it : 2 - i3);
-    it += stop - i3;
-    for (; i3 < stop; ++i3, in_off += 32, out_off += 32) dl_f32_heads_split_block0(in + in_off, out + out_off);
-    if (i3 == 2) {
-      i3 = 0;
+    const std::int64_t stop = i2 + (end - it < 2 - i2 ? end - it : 2 - i2);
+    it += stop - i2;
+    for (; i2 < stop; ++i2, in_off += 32, out_off += 32) dl_f32_heads_split_block0(in + in_off, out + out_off);
+    if (i2 == 2) {
+      i2 = 0;
       in_off += 704;
-      if (++i2 == 256) {
-        i2 = 0;
+      if (++i1 == 256) {
+        i1 = 0;
         in_off -= 196544;
-        if (++i1 == 12) {
-          i1 = 0;
-          in_off += 195840;
-          ++i0;
-        }
+        ++i0;
       }
     }
   }
@@ -887,16 +881,16 @@ void dl_f32_heads_split_run(const dl_f32_heads_split_elem* in, dl_f32_heads_spli
 }  // namespace
 
 extern "C" void dl_f32_heads_split(const void* in, void* out) {
-  dl_f32_heads_split_run(static_cast<const dl_f32_heads_split_elem*>(in), static_cast<dl_f32_heads_split_elem*>(out), 0, 12288);
+  dl_f32_heads_split_run(static_cast<const dl_f32_heads_split_elem*>(in), static_cast<dl_f32_heads_split_elem*>(out), 0, 6144);
 }
 
 extern "C" void dl_f32_heads_split_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
   dl_f32_heads_split_run(static_cast<const dl_f32_heads_split_elem*>(in), static_cast<dl_f32_heads_split_elem*>(out),
-      gentt_part_begin(12288, part, nparts), gentt_part_begin(12288, part + 1, nparts));
+      gentt_part_begin(6144, part, nparts), gentt_part_begin(6144, part + 1, nparts));
 }
 
-static const long long dl_f32_heads_split_shape[] = {2, 256, 12, 64};
+static const long long dl_f32_heads_split_shape[] = {1, 256, 12, 64};
 static const int dl_f32_heads_split_perm[] = {0, 2, 1, 3};
 extern "C" const gentt_kernel_info dl_f32_heads_split_info = {
     GENTT_KERNEL_INFO_VERSION, "dl_f32_heads_split", "neon", 128, 4, 4, dl_f32_heads_split_shape, dl_f32_heads_split_perm, dl_f32_heads_split, dl_f32_heads_split_part,
@@ -928,34 +922,28 @@ inline void dl_f32_heads_merge_block0(const dl_f32_heads_merge_elem* in, dl_f32_
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 2, in_stride 196608, out_stride 196608  (axis 0)
-//   i1: count 256, in_stride 64, out_stride 768  (axis 2)
-//   i2: count 12, in_stride 16384, out_stride 64  (axis 1)
-//   i3: count 2, in_stride 32, out_stride 32  (axis 3 in chunks of 32)
+//   i0: count 256, in_stride 64, out_stride 768  (axis 1)
+//   i1: count 12, in_stride 16384, out_stride 64  (axis 0)
+//   i2: count 2, in_stride 32, out_stride 32  (axis 2 in chunks of 32)
 void dl_f32_heads_merge_run(const dl_f32_heads_merge_elem* in, dl_f32_heads_merge_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
-  std::int64_t i0 = begin / 6144;
-  std::int64_t i1 = begin / 24 % 256;
-  std::int64_t i2 = begin / 2 % 12;
-  std::int64_t i3 = begin % 2;
-  std::int64_t in_off = i0 * 196608 + i1 * 64 + i2 * 16384 + i3 * 32;
-  std::int64_t out_off = i0 * 196608 + i1 * 768 + i2 * 64 + i3 * 32;
+  std::int64_t i0 = begin / 24;
+  std::int64_t i1 = begin / 2 % 12;
+  std::int64_t i2 = begin % 2;
+  std::int64_t in_off = i0 * 64 + i1 * 16384 + i2 * 32;
+  std::int64_t out_off = i0 * 768 + i1 * 64 + i2 * 32;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i3 + (end - it < 2 - i3 ? end - it : 2 - i3);
-    it += stop - i3;
-    for (; i3 < stop; ++i3, in_off += 32, out_off += 32) dl_f32_heads_merge_block0(in + in_off, out + out_off);
-    if (i3 == 2) {
-      i3 = 0;
+    const std::int64_t stop = i2 + (end - it < 2 - i2 ? end - it : 2 - i2);
+    it += stop - i2;
+    for (; i2 < stop; ++i2, in_off += 32, out_off += 32) dl_f32_heads_merge_block0(in + in_off, out + out_off);
+    if (i2 == 2) {
+      i2 = 0;
       in_off += 16320;
-      if (++i2 == 12) {
-        i2 = 0;
+      if (++i1 == 12) {
+        i1 = 0;
         in_off -= 196544;
-        if (++i1 == 256) {
-          i1 = 0;
-          in_off += 180224;
-          ++i0;
-        }
+        ++i0;
       }
     }
   }
@@ -964,16 +952,16 @@ void dl_f32_heads_merge_run(const dl_f32_heads_merge_elem* in, dl_f32_heads_merg
 }  // namespace
 
 extern "C" void dl_f32_heads_merge(const void* in, void* out) {
-  dl_f32_heads_merge_run(static_cast<const dl_f32_heads_merge_elem*>(in), static_cast<dl_f32_heads_merge_elem*>(out), 0, 12288);
+  dl_f32_heads_merge_run(static_cast<const dl_f32_heads_merge_elem*>(in), static_cast<dl_f32_heads_merge_elem*>(out), 0, 6144);
 }
 
 extern "C" void dl_f32_heads_merge_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
   dl_f32_heads_merge_run(static_cast<const dl_f32_heads_merge_elem*>(in), static_cast<dl_f32_heads_merge_elem*>(out),
-      gentt_part_begin(12288, part, nparts), gentt_part_begin(12288, part + 1, nparts));
+      gentt_part_begin(6144, part, nparts), gentt_part_begin(6144, part + 1, nparts));
 }
 
-static const long long dl_f32_heads_merge_shape[] = {2, 12, 256, 64};
+static const long long dl_f32_heads_merge_shape[] = {1, 12, 256, 64};
 static const int dl_f32_heads_merge_perm[] = {0, 2, 1, 3};
 extern "C" const gentt_kernel_info dl_f32_heads_merge_info = {
     GENTT_KERNEL_INFO_VERSION, "dl_f32_heads_merge", "neon", 128, 4, 4, dl_f32_heads_merge_shape, dl_f32_heads_merge_perm, dl_f32_heads_merge, dl_f32_heads_merge_part,

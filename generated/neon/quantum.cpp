@@ -34,13 +34,13 @@
 //   loops: 12 (4096 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 1 loads, 0 shuffles, 1 stores
 //
-// Kernel quantum_c64_2p18_swap_q0_q17: complex64 (8 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0), isa neon (128 bits)
-//   canonical: shape (2, 65536, 2) perm (2, 1, 0), 8-byte elements
+// Kernel quantum_c64_2p16_swap_q0_q15: complex64 (8 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0), isa neon (128 bits)
+//   canonical: shape (2, 16384, 2) perm (2, 1, 0), 8-byte elements
 //   block: 2 lanes, 4 bits [a0:2 a1:4 a2:2], 8 register(s)
 //   input row (lane bit 0 first): a2.0
 //   output row (lane bit 0 first): a0.0
 //   shuffle steps: 1; padding efficiency: 100.0%
-//   loops: 1 (16384 iterations); programs: 1; unroll: 1
+//   loops: 1 (4096 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 8 shuffles, 8 stores
 //
 // Kernel quantum_c128_2p16_q3_inner: complex128 (16 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 3), isa neon (128 bits)
@@ -543,21 +543,21 @@ extern "C" const gentt_kernel_info quantum_c128_2p12_p_info = {
     GENTT_KERNEL_INFO_VERSION, "quantum_c128_2p12_p", "neon", 128, 16, 12, quantum_c128_2p12_p_shape, quantum_c128_2p12_p_perm, quantum_c128_2p12_p, quantum_c128_2p12_p_part,
     GENTT_FEATURE_NEON, "neon"};
 
-// ---- kernel quantum_c64_2p18_swap_q0_q17 ----
+// ---- kernel quantum_c64_2p16_swap_q0_q15 ----
 namespace {
 
-using quantum_c64_2p18_swap_q0_q17_elem = gentt_bytes<8>;
+using quantum_c64_2p16_swap_q0_q15_elem = gentt_bytes<8>;
 
-// quantum_c64_2p18_swap_q0_q17_block0 (full blocks): 8 loads, 8 shuffles, 8 stores.
-inline void quantum_c64_2p18_swap_q0_q17_block0(const quantum_c64_2p18_swap_q0_q17_elem* in, quantum_c64_2p18_swap_q0_q17_elem* out) {
+// quantum_c64_2p16_swap_q0_q15_block0 (full blocks): 8 loads, 8 shuffles, 8 stores.
+inline void quantum_c64_2p16_swap_q0_q15_block0(const quantum_c64_2p16_swap_q0_q15_elem* in, quantum_c64_2p16_swap_q0_q15_elem* out) {
   const uint8x16_t v0 = gentt_neon::load<16>(in + 0);
-  const uint8x16_t v1 = gentt_neon::load<16>(in + 131072);
+  const uint8x16_t v1 = gentt_neon::load<16>(in + 32768);
   const uint8x16_t v2 = gentt_neon::load<16>(in + 2);
-  const uint8x16_t v3 = gentt_neon::load<16>(in + 131074);
+  const uint8x16_t v3 = gentt_neon::load<16>(in + 32770);
   const uint8x16_t v4 = gentt_neon::load<16>(in + 4);
-  const uint8x16_t v5 = gentt_neon::load<16>(in + 131076);
+  const uint8x16_t v5 = gentt_neon::load<16>(in + 32772);
   const uint8x16_t v6 = gentt_neon::load<16>(in + 6);
-  const uint8x16_t v7 = gentt_neon::load<16>(in + 131078);
+  const uint8x16_t v7 = gentt_neon::load<16>(in + 32774);
   const uint8x16_t v8 = gentt_neon::zip1<8>(v0, v1);
   const uint8x16_t v9 = gentt_neon::zip2<8>(v0, v1);
   const uint8x16_t v10 = gentt_neon::zip1<8>(v2, v3);
@@ -567,46 +567,46 @@ inline void quantum_c64_2p18_swap_q0_q17_block0(const quantum_c64_2p18_swap_q0_q
   const uint8x16_t v14 = gentt_neon::zip1<8>(v6, v7);
   const uint8x16_t v15 = gentt_neon::zip2<8>(v6, v7);
   gentt_neon::store<16>(out + 0, v8);
-  gentt_neon::store<16>(out + 131072, v9);
+  gentt_neon::store<16>(out + 32768, v9);
   gentt_neon::store<16>(out + 2, v10);
-  gentt_neon::store<16>(out + 131074, v11);
+  gentt_neon::store<16>(out + 32770, v11);
   gentt_neon::store<16>(out + 4, v12);
-  gentt_neon::store<16>(out + 131076, v13);
+  gentt_neon::store<16>(out + 32772, v13);
   gentt_neon::store<16>(out + 6, v14);
-  gentt_neon::store<16>(out + 131078, v15);
+  gentt_neon::store<16>(out + 32774, v15);
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 16384, in_stride 8, out_stride 8  (axis 1 in chunks of 4)
-void quantum_c64_2p18_swap_q0_q17_run(const quantum_c64_2p18_swap_q0_q17_elem* in, quantum_c64_2p18_swap_q0_q17_elem* out, std::int64_t begin, std::int64_t end) {
+//   i0: count 4096, in_stride 8, out_stride 8  (axis 1 in chunks of 4)
+void quantum_c64_2p16_swap_q0_q15_run(const quantum_c64_2p16_swap_q0_q15_elem* in, quantum_c64_2p16_swap_q0_q15_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
   std::int64_t i0 = begin;
   std::int64_t in_off = i0 * 8;
   std::int64_t out_off = i0 * 8;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i0 + (end - it < 16384 - i0 ? end - it : 16384 - i0);
+    const std::int64_t stop = i0 + (end - it < 4096 - i0 ? end - it : 4096 - i0);
     it += stop - i0;
-    for (; i0 < stop; ++i0, in_off += 8, out_off += 8) quantum_c64_2p18_swap_q0_q17_block0(in + in_off, out + out_off);
+    for (; i0 < stop; ++i0, in_off += 8, out_off += 8) quantum_c64_2p16_swap_q0_q15_block0(in + in_off, out + out_off);
   }
 }
 
 }  // namespace
 
-extern "C" void quantum_c64_2p18_swap_q0_q17(const void* in, void* out) {
-  quantum_c64_2p18_swap_q0_q17_run(static_cast<const quantum_c64_2p18_swap_q0_q17_elem*>(in), static_cast<quantum_c64_2p18_swap_q0_q17_elem*>(out), 0, 16384);
+extern "C" void quantum_c64_2p16_swap_q0_q15(const void* in, void* out) {
+  quantum_c64_2p16_swap_q0_q15_run(static_cast<const quantum_c64_2p16_swap_q0_q15_elem*>(in), static_cast<quantum_c64_2p16_swap_q0_q15_elem*>(out), 0, 4096);
 }
 
-extern "C" void quantum_c64_2p18_swap_q0_q17_part(const void* in, void* out, int part, int nparts) {
+extern "C" void quantum_c64_2p16_swap_q0_q15_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
-  quantum_c64_2p18_swap_q0_q17_run(static_cast<const quantum_c64_2p18_swap_q0_q17_elem*>(in), static_cast<quantum_c64_2p18_swap_q0_q17_elem*>(out),
-      gentt_part_begin(16384, part, nparts), gentt_part_begin(16384, part + 1, nparts));
+  quantum_c64_2p16_swap_q0_q15_run(static_cast<const quantum_c64_2p16_swap_q0_q15_elem*>(in), static_cast<quantum_c64_2p16_swap_q0_q15_elem*>(out),
+      gentt_part_begin(4096, part, nparts), gentt_part_begin(4096, part + 1, nparts));
 }
 
-static const long long quantum_c64_2p18_swap_q0_q17_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
-static const int quantum_c64_2p18_swap_q0_q17_perm[] = {17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0};
-extern "C" const gentt_kernel_info quantum_c64_2p18_swap_q0_q17_info = {
-    GENTT_KERNEL_INFO_VERSION, "quantum_c64_2p18_swap_q0_q17", "neon", 128, 8, 18, quantum_c64_2p18_swap_q0_q17_shape, quantum_c64_2p18_swap_q0_q17_perm, quantum_c64_2p18_swap_q0_q17, quantum_c64_2p18_swap_q0_q17_part,
+static const long long quantum_c64_2p16_swap_q0_q15_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+static const int quantum_c64_2p16_swap_q0_q15_perm[] = {15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0};
+extern "C" const gentt_kernel_info quantum_c64_2p16_swap_q0_q15_info = {
+    GENTT_KERNEL_INFO_VERSION, "quantum_c64_2p16_swap_q0_q15", "neon", 128, 8, 16, quantum_c64_2p16_swap_q0_q15_shape, quantum_c64_2p16_swap_q0_q15_perm, quantum_c64_2p16_swap_q0_q15, quantum_c64_2p16_swap_q0_q15_part,
     GENTT_FEATURE_NEON, "neon"};
 
 // ---- kernel quantum_c128_2p16_q3_inner ----

@@ -34,13 +34,13 @@
 //   loops: 7 (128 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 16 shuffles, 8 stores
 //
-// Kernel quantum_c64_2p18_swap_q0_q17: complex64 (8 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0), isa scalar (128 bits)
-//   canonical: shape (2, 65536, 2) perm (2, 1, 0), 8-byte elements
+// Kernel quantum_c64_2p16_swap_q0_q15: complex64 (8 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0), isa scalar (128 bits)
+//   canonical: shape (2, 16384, 2) perm (2, 1, 0), 8-byte elements
 //   block: 8 lanes, 6 bits [a0:2 a1:16 a2:2], 8 register(s)
 //   input row (lane bit 0 first): a2.0 a1.0 a1.1
 //   output row (lane bit 0 first): a0.0 a1.0 a1.1
 //   shuffle steps: 1; padding efficiency: 100.0%
-//   loops: 1 (4096 iterations); programs: 1; unroll: 1
+//   loops: 1 (1024 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 8 shuffles, 8 stores
 //
 // Kernel quantum_c128_2p16_q3_inner: complex128 (16 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 3), isa scalar (128 bits)
@@ -543,24 +543,24 @@ extern "C" const gentt_kernel_info quantum_c128_2p12_p_info = {
     GENTT_KERNEL_INFO_VERSION, "quantum_c128_2p12_p", "scalar", 128, 16, 12, quantum_c128_2p12_p_shape, quantum_c128_2p12_p_perm, quantum_c128_2p12_p, quantum_c128_2p12_p_part,
     0, ""};
 
-// ---- kernel quantum_c64_2p18_swap_q0_q17 ----
+// ---- kernel quantum_c64_2p16_swap_q0_q15 ----
 namespace {
 
-using quantum_c64_2p18_swap_q0_q17_elem = std::uint64_t;
+using quantum_c64_2p16_swap_q0_q15_elem = std::uint64_t;
 
-// quantum_c64_2p18_swap_q0_q17_block0 (full blocks): 8 loads, 8 shuffles, 8 stores.
-inline void quantum_c64_2p18_swap_q0_q17_block0(const quantum_c64_2p18_swap_q0_q17_elem* in, quantum_c64_2p18_swap_q0_q17_elem* out) {
+// quantum_c64_2p16_swap_q0_q15_block0 (full blocks): 8 loads, 8 shuffles, 8 stores.
+inline void quantum_c64_2p16_swap_q0_q15_block0(const quantum_c64_2p16_swap_q0_q15_elem* in, quantum_c64_2p16_swap_q0_q15_elem* out) {
   static const std::int8_t kIndex0[8] = {0, 8, 2, 10, 4, 12, 6, 14};
   static const std::int8_t kIndex1[8] = {1, 9, 3, 11, 5, 13, 7, 15};
-  quantum_c64_2p18_swap_q0_q17_elem v0[8], v1[8], v2[8], v3[8], v4[8], v5[8], v6[8], v7[8], v8[8], v9[8], v10[8], v11[8], v12[8], v13[8], v14[8], v15[8];
+  quantum_c64_2p16_swap_q0_q15_elem v0[8], v1[8], v2[8], v3[8], v4[8], v5[8], v6[8], v7[8], v8[8], v9[8], v10[8], v11[8], v12[8], v13[8], v14[8], v15[8];
   gentt_scalar::load(v0, in + 0, 8);
-  gentt_scalar::load(v1, in + 131072, 8);
+  gentt_scalar::load(v1, in + 32768, 8);
   gentt_scalar::load(v2, in + 8, 8);
-  gentt_scalar::load(v3, in + 131080, 8);
+  gentt_scalar::load(v3, in + 32776, 8);
   gentt_scalar::load(v4, in + 16, 8);
-  gentt_scalar::load(v5, in + 131088, 8);
+  gentt_scalar::load(v5, in + 32784, 8);
   gentt_scalar::load(v6, in + 24, 8);
-  gentt_scalar::load(v7, in + 131096, 8);
+  gentt_scalar::load(v7, in + 32792, 8);
   gentt_scalar::shuffle2<8>(v8, v0, v1, kIndex0);
   gentt_scalar::shuffle2<8>(v9, v0, v1, kIndex1);
   gentt_scalar::shuffle2<8>(v10, v2, v3, kIndex0);
@@ -570,46 +570,46 @@ inline void quantum_c64_2p18_swap_q0_q17_block0(const quantum_c64_2p18_swap_q0_q
   gentt_scalar::shuffle2<8>(v14, v6, v7, kIndex0);
   gentt_scalar::shuffle2<8>(v15, v6, v7, kIndex1);
   gentt_scalar::store(out + 0, v8, 8);
-  gentt_scalar::store(out + 131072, v9, 8);
+  gentt_scalar::store(out + 32768, v9, 8);
   gentt_scalar::store(out + 8, v10, 8);
-  gentt_scalar::store(out + 131080, v11, 8);
+  gentt_scalar::store(out + 32776, v11, 8);
   gentt_scalar::store(out + 16, v12, 8);
-  gentt_scalar::store(out + 131088, v13, 8);
+  gentt_scalar::store(out + 32784, v13, 8);
   gentt_scalar::store(out + 24, v14, 8);
-  gentt_scalar::store(out + 131096, v15, 8);
+  gentt_scalar::store(out + 32792, v15, 8);
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 4096, in_stride 32, out_stride 32  (axis 1 in chunks of 16)
-void quantum_c64_2p18_swap_q0_q17_run(const quantum_c64_2p18_swap_q0_q17_elem* in, quantum_c64_2p18_swap_q0_q17_elem* out, std::int64_t begin, std::int64_t end) {
+//   i0: count 1024, in_stride 32, out_stride 32  (axis 1 in chunks of 16)
+void quantum_c64_2p16_swap_q0_q15_run(const quantum_c64_2p16_swap_q0_q15_elem* in, quantum_c64_2p16_swap_q0_q15_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
   std::int64_t i0 = begin;
   std::int64_t in_off = i0 * 32;
   std::int64_t out_off = i0 * 32;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i0 + (end - it < 4096 - i0 ? end - it : 4096 - i0);
+    const std::int64_t stop = i0 + (end - it < 1024 - i0 ? end - it : 1024 - i0);
     it += stop - i0;
-    for (; i0 < stop; ++i0, in_off += 32, out_off += 32) quantum_c64_2p18_swap_q0_q17_block0(in + in_off, out + out_off);
+    for (; i0 < stop; ++i0, in_off += 32, out_off += 32) quantum_c64_2p16_swap_q0_q15_block0(in + in_off, out + out_off);
   }
 }
 
 }  // namespace
 
-extern "C" void quantum_c64_2p18_swap_q0_q17(const void* in, void* out) {
-  quantum_c64_2p18_swap_q0_q17_run(static_cast<const quantum_c64_2p18_swap_q0_q17_elem*>(in), static_cast<quantum_c64_2p18_swap_q0_q17_elem*>(out), 0, 4096);
+extern "C" void quantum_c64_2p16_swap_q0_q15(const void* in, void* out) {
+  quantum_c64_2p16_swap_q0_q15_run(static_cast<const quantum_c64_2p16_swap_q0_q15_elem*>(in), static_cast<quantum_c64_2p16_swap_q0_q15_elem*>(out), 0, 1024);
 }
 
-extern "C" void quantum_c64_2p18_swap_q0_q17_part(const void* in, void* out, int part, int nparts) {
+extern "C" void quantum_c64_2p16_swap_q0_q15_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
-  quantum_c64_2p18_swap_q0_q17_run(static_cast<const quantum_c64_2p18_swap_q0_q17_elem*>(in), static_cast<quantum_c64_2p18_swap_q0_q17_elem*>(out),
-      gentt_part_begin(4096, part, nparts), gentt_part_begin(4096, part + 1, nparts));
+  quantum_c64_2p16_swap_q0_q15_run(static_cast<const quantum_c64_2p16_swap_q0_q15_elem*>(in), static_cast<quantum_c64_2p16_swap_q0_q15_elem*>(out),
+      gentt_part_begin(1024, part, nparts), gentt_part_begin(1024, part + 1, nparts));
 }
 
-static const long long quantum_c64_2p18_swap_q0_q17_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
-static const int quantum_c64_2p18_swap_q0_q17_perm[] = {17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0};
-extern "C" const gentt_kernel_info quantum_c64_2p18_swap_q0_q17_info = {
-    GENTT_KERNEL_INFO_VERSION, "quantum_c64_2p18_swap_q0_q17", "scalar", 128, 8, 18, quantum_c64_2p18_swap_q0_q17_shape, quantum_c64_2p18_swap_q0_q17_perm, quantum_c64_2p18_swap_q0_q17, quantum_c64_2p18_swap_q0_q17_part,
+static const long long quantum_c64_2p16_swap_q0_q15_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+static const int quantum_c64_2p16_swap_q0_q15_perm[] = {15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0};
+extern "C" const gentt_kernel_info quantum_c64_2p16_swap_q0_q15_info = {
+    GENTT_KERNEL_INFO_VERSION, "quantum_c64_2p16_swap_q0_q15", "scalar", 128, 8, 16, quantum_c64_2p16_swap_q0_q15_shape, quantum_c64_2p16_swap_q0_q15_perm, quantum_c64_2p16_swap_q0_q15, quantum_c64_2p16_swap_q0_q15_part,
     0, ""};
 
 // ---- kernel quantum_c128_2p16_q3_inner ----

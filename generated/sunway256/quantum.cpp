@@ -37,13 +37,13 @@
 //     program 0 (full blocks): 8 loads, 8 shuffles, 8 stores
 //   SW26010 (doublev4, simd_vshff): 16-byte elements as 2 64-bit lanes each, 2 elements per register.
 //
-// Kernel quantum_c64_2p18_swap_q0_q17: complex64 (8 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0), isa sunway (256 bits)
-//   canonical: shape (2, 65536, 2) perm (2, 1, 0), 8-byte elements
+// Kernel quantum_c64_2p16_swap_q0_q15: complex64 (8 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0), isa sunway (256 bits)
+//   canonical: shape (2, 16384, 2) perm (2, 1, 0), 8-byte elements
 //   block: 4 lanes, 5 bits [a0:2 a1:8 a2:2], 8 register(s)
 //   input row (lane bit 0 first): a2.0 a1.0
 //   output row (lane bit 0 first): a0.0 a1.0
 //   shuffle steps: 1; padding efficiency: 100.0%
-//   loops: 1 (8192 iterations); programs: 1; unroll: 1
+//   loops: 1 (2048 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 8 shuffles, 8 stores
 //   SW26010 (doublev4, simd_vshff): 8-byte elements as 1 64-bit lane each, 4 elements per register.
 //
@@ -554,29 +554,29 @@ extern "C" const gentt_kernel_info quantum_c128_2p12_p_info = {
     GENTT_FEATURE_SUNWAY_SIMD, "sunway-simd"};
 
 // SW26010 (doublev4, simd_vshff): 8-byte elements as 1 64-bit lane each, 4 elements per register.
-// ---- kernel quantum_c64_2p18_swap_q0_q17 ----
+// ---- kernel quantum_c64_2p16_swap_q0_q15 ----
 namespace {
 
-using quantum_c64_2p18_swap_q0_q17_elem = gentt_bytes<8>;
+using quantum_c64_2p16_swap_q0_q15_elem = gentt_bytes<8>;
 
-// quantum_c64_2p18_swap_q0_q17_block0 (full blocks): 8 loads, 8 shuffles, 8 stores.
-inline void quantum_c64_2p18_swap_q0_q17_block0(const quantum_c64_2p18_swap_q0_q17_elem* in, quantum_c64_2p18_swap_q0_q17_elem* out) {
+// quantum_c64_2p16_swap_q0_q15_block0 (full blocks): 8 loads, 8 shuffles, 8 stores.
+inline void quantum_c64_2p16_swap_q0_q15_block0(const quantum_c64_2p16_swap_q0_q15_elem* in, quantum_c64_2p16_swap_q0_q15_elem* out) {
   doublev4 v0;
   simd_loadu(v0, gentt_sw_lanes(in + 0));
   doublev4 v1;
-  simd_loadu(v1, gentt_sw_lanes(in + 131072));
+  simd_loadu(v1, gentt_sw_lanes(in + 32768));
   doublev4 v2;
   simd_loadu(v2, gentt_sw_lanes(in + 4));
   doublev4 v3;
-  simd_loadu(v3, gentt_sw_lanes(in + 131076));
+  simd_loadu(v3, gentt_sw_lanes(in + 32772));
   doublev4 v4;
   simd_loadu(v4, gentt_sw_lanes(in + 8));
   doublev4 v5;
-  simd_loadu(v5, gentt_sw_lanes(in + 131080));
+  simd_loadu(v5, gentt_sw_lanes(in + 32776));
   doublev4 v6;
   simd_loadu(v6, gentt_sw_lanes(in + 12));
   doublev4 v7;
-  simd_loadu(v7, gentt_sw_lanes(in + 131084));
+  simd_loadu(v7, gentt_sw_lanes(in + 32780));
   const doublev4 v8_0 = simd_vshff(v0, v1, 0x22);
   const doublev4 v8 = simd_vshff(v8_0, v8_0, 0x27);  // lanes 0 4 2 6 of v0 ++ v1
   const doublev4 v9_0 = simd_vshff(v0, v1, 0x77);
@@ -594,46 +594,46 @@ inline void quantum_c64_2p18_swap_q0_q17_block0(const quantum_c64_2p18_swap_q0_q
   const doublev4 v15_0 = simd_vshff(v6, v7, 0x77);
   const doublev4 v15 = simd_vshff(v15_0, v15_0, 0x27);  // lanes 1 5 3 7 of v6 ++ v7
   simd_storeu(v8, gentt_sw_lanes(out + 0));
-  simd_storeu(v9, gentt_sw_lanes(out + 131072));
+  simd_storeu(v9, gentt_sw_lanes(out + 32768));
   simd_storeu(v10, gentt_sw_lanes(out + 4));
-  simd_storeu(v11, gentt_sw_lanes(out + 131076));
+  simd_storeu(v11, gentt_sw_lanes(out + 32772));
   simd_storeu(v12, gentt_sw_lanes(out + 8));
-  simd_storeu(v13, gentt_sw_lanes(out + 131080));
+  simd_storeu(v13, gentt_sw_lanes(out + 32776));
   simd_storeu(v14, gentt_sw_lanes(out + 12));
-  simd_storeu(v15, gentt_sw_lanes(out + 131084));
+  simd_storeu(v15, gentt_sw_lanes(out + 32780));
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 8192, in_stride 16, out_stride 16  (axis 1 in chunks of 8)
-void quantum_c64_2p18_swap_q0_q17_run(const quantum_c64_2p18_swap_q0_q17_elem* in, quantum_c64_2p18_swap_q0_q17_elem* out, std::int64_t begin, std::int64_t end) {
+//   i0: count 2048, in_stride 16, out_stride 16  (axis 1 in chunks of 8)
+void quantum_c64_2p16_swap_q0_q15_run(const quantum_c64_2p16_swap_q0_q15_elem* in, quantum_c64_2p16_swap_q0_q15_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
   std::int64_t i0 = begin;
   std::int64_t in_off = i0 * 16;
   std::int64_t out_off = i0 * 16;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i0 + (end - it < 8192 - i0 ? end - it : 8192 - i0);
+    const std::int64_t stop = i0 + (end - it < 2048 - i0 ? end - it : 2048 - i0);
     it += stop - i0;
-    for (; i0 < stop; ++i0, in_off += 16, out_off += 16) quantum_c64_2p18_swap_q0_q17_block0(in + in_off, out + out_off);
+    for (; i0 < stop; ++i0, in_off += 16, out_off += 16) quantum_c64_2p16_swap_q0_q15_block0(in + in_off, out + out_off);
   }
 }
 
 }  // namespace
 
-extern "C" void quantum_c64_2p18_swap_q0_q17(const void* in, void* out) {
-  quantum_c64_2p18_swap_q0_q17_run(static_cast<const quantum_c64_2p18_swap_q0_q17_elem*>(in), static_cast<quantum_c64_2p18_swap_q0_q17_elem*>(out), 0, 8192);
+extern "C" void quantum_c64_2p16_swap_q0_q15(const void* in, void* out) {
+  quantum_c64_2p16_swap_q0_q15_run(static_cast<const quantum_c64_2p16_swap_q0_q15_elem*>(in), static_cast<quantum_c64_2p16_swap_q0_q15_elem*>(out), 0, 2048);
 }
 
-extern "C" void quantum_c64_2p18_swap_q0_q17_part(const void* in, void* out, int part, int nparts) {
+extern "C" void quantum_c64_2p16_swap_q0_q15_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
-  quantum_c64_2p18_swap_q0_q17_run(static_cast<const quantum_c64_2p18_swap_q0_q17_elem*>(in), static_cast<quantum_c64_2p18_swap_q0_q17_elem*>(out),
-      gentt_part_begin(8192, part, nparts), gentt_part_begin(8192, part + 1, nparts));
+  quantum_c64_2p16_swap_q0_q15_run(static_cast<const quantum_c64_2p16_swap_q0_q15_elem*>(in), static_cast<quantum_c64_2p16_swap_q0_q15_elem*>(out),
+      gentt_part_begin(2048, part, nparts), gentt_part_begin(2048, part + 1, nparts));
 }
 
-static const long long quantum_c64_2p18_swap_q0_q17_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
-static const int quantum_c64_2p18_swap_q0_q17_perm[] = {17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0};
-extern "C" const gentt_kernel_info quantum_c64_2p18_swap_q0_q17_info = {
-    GENTT_KERNEL_INFO_VERSION, "quantum_c64_2p18_swap_q0_q17", "sunway", 256, 8, 18, quantum_c64_2p18_swap_q0_q17_shape, quantum_c64_2p18_swap_q0_q17_perm, quantum_c64_2p18_swap_q0_q17, quantum_c64_2p18_swap_q0_q17_part,
+static const long long quantum_c64_2p16_swap_q0_q15_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+static const int quantum_c64_2p16_swap_q0_q15_perm[] = {15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0};
+extern "C" const gentt_kernel_info quantum_c64_2p16_swap_q0_q15_info = {
+    GENTT_KERNEL_INFO_VERSION, "quantum_c64_2p16_swap_q0_q15", "sunway", 256, 8, 16, quantum_c64_2p16_swap_q0_q15_shape, quantum_c64_2p16_swap_q0_q15_perm, quantum_c64_2p16_swap_q0_q15, quantum_c64_2p16_swap_q0_q15_part,
     GENTT_FEATURE_SUNWAY_SIMD, "sunway-simd"};
 
 // SW26010 (doublev4, simd_vshff): 16-byte elements as 2 64-bit lanes each, 2 elements per register.

@@ -37,13 +37,13 @@
 //     program 0 (full blocks): 8 loads, 16 shuffles, 8 stores
 //   SW26010-Pro (intv16, simd_vshfw): 16-byte elements as 4 32-bit lanes each, 4 elements per register.
 //
-// Kernel quantum_c64_2p18_swap_q0_q17: complex64 (8 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0), isa sunway (512 bits)
-//   canonical: shape (2, 65536, 2) perm (2, 1, 0), 8-byte elements
+// Kernel quantum_c64_2p16_swap_q0_q15: complex64 (8 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0), isa sunway (512 bits)
+//   canonical: shape (2, 16384, 2) perm (2, 1, 0), 8-byte elements
 //   block: 8 lanes, 6 bits [a0:2 a1:16 a2:2], 8 register(s)
 //   input row (lane bit 0 first): a2.0 a1.0 a1.1
 //   output row (lane bit 0 first): a0.0 a1.0 a1.1
 //   shuffle steps: 1; padding efficiency: 100.0%
-//   loops: 1 (4096 iterations); programs: 1; unroll: 1
+//   loops: 1 (1024 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 8 shuffles, 8 stores
 //   SW26010-Pro (intv16, simd_vshfw): 8-byte elements as 2 32-bit lanes each, 8 elements per register.
 //
@@ -671,13 +671,13 @@ extern "C" const gentt_kernel_info quantum_c128_2p12_p_info = {
     GENTT_FEATURE_SUNWAY_SIMD, "sunway-simd"};
 
 // SW26010-Pro (intv16, simd_vshfw): 8-byte elements as 2 32-bit lanes each, 8 elements per register.
-// ---- kernel quantum_c64_2p18_swap_q0_q17 ----
+// ---- kernel quantum_c64_2p16_swap_q0_q15 ----
 namespace {
 
-using quantum_c64_2p18_swap_q0_q17_elem = gentt_bytes<8>;
+using quantum_c64_2p16_swap_q0_q15_elem = gentt_bytes<8>;
 
-// quantum_c64_2p18_swap_q0_q17_block0 (full blocks): 8 loads, 8 shuffles, 8 stores.
-inline void quantum_c64_2p18_swap_q0_q17_block0(const quantum_c64_2p18_swap_q0_q17_elem* in, quantum_c64_2p18_swap_q0_q17_elem* out) {
+// quantum_c64_2p16_swap_q0_q15_block0 (full blocks): 8 loads, 8 shuffles, 8 stores.
+inline void quantum_c64_2p16_swap_q0_q15_block0(const quantum_c64_2p16_swap_q0_q15_elem* in, quantum_c64_2p16_swap_q0_q15_elem* out) {
   // control 0: word selectors 0 1 16 17 4 5 20 21 8 9 24 25 12 13 28 29 (5 bits each, from bit 0; 0-15 = a, 16-31 = b)
   alignas(64) static const unsigned kControl0[16] = {0x0a48c020u, 0xcce128adu, 0x0000ef1au};
   intv16 ctl0;
@@ -689,19 +689,19 @@ inline void quantum_c64_2p18_swap_q0_q17_block0(const quantum_c64_2p18_swap_q0_q
   intv16 v0;
   simd_loadu(v0, gentt_sw_words(in + 0));
   intv16 v1;
-  simd_loadu(v1, gentt_sw_words(in + 131072));
+  simd_loadu(v1, gentt_sw_words(in + 32768));
   intv16 v2;
   simd_loadu(v2, gentt_sw_words(in + 8));
   intv16 v3;
-  simd_loadu(v3, gentt_sw_words(in + 131080));
+  simd_loadu(v3, gentt_sw_words(in + 32776));
   intv16 v4;
   simd_loadu(v4, gentt_sw_words(in + 16));
   intv16 v5;
-  simd_loadu(v5, gentt_sw_words(in + 131088));
+  simd_loadu(v5, gentt_sw_words(in + 32784));
   intv16 v6;
   simd_loadu(v6, gentt_sw_words(in + 24));
   intv16 v7;
-  simd_loadu(v7, gentt_sw_words(in + 131096));
+  simd_loadu(v7, gentt_sw_words(in + 32792));
   const intv16 v8 = simd_vshfw(v0, v1, ctl0);
   const intv16 v9 = simd_vshfw(v0, v1, ctl1);
   const intv16 v10 = simd_vshfw(v2, v3, ctl0);
@@ -711,46 +711,46 @@ inline void quantum_c64_2p18_swap_q0_q17_block0(const quantum_c64_2p18_swap_q0_q
   const intv16 v14 = simd_vshfw(v6, v7, ctl0);
   const intv16 v15 = simd_vshfw(v6, v7, ctl1);
   simd_storeu(v8, gentt_sw_words(out + 0));
-  simd_storeu(v9, gentt_sw_words(out + 131072));
+  simd_storeu(v9, gentt_sw_words(out + 32768));
   simd_storeu(v10, gentt_sw_words(out + 8));
-  simd_storeu(v11, gentt_sw_words(out + 131080));
+  simd_storeu(v11, gentt_sw_words(out + 32776));
   simd_storeu(v12, gentt_sw_words(out + 16));
-  simd_storeu(v13, gentt_sw_words(out + 131088));
+  simd_storeu(v13, gentt_sw_words(out + 32784));
   simd_storeu(v14, gentt_sw_words(out + 24));
-  simd_storeu(v15, gentt_sw_words(out + 131096));
+  simd_storeu(v15, gentt_sw_words(out + 32792));
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 4096, in_stride 32, out_stride 32  (axis 1 in chunks of 16)
-void quantum_c64_2p18_swap_q0_q17_run(const quantum_c64_2p18_swap_q0_q17_elem* in, quantum_c64_2p18_swap_q0_q17_elem* out, std::int64_t begin, std::int64_t end) {
+//   i0: count 1024, in_stride 32, out_stride 32  (axis 1 in chunks of 16)
+void quantum_c64_2p16_swap_q0_q15_run(const quantum_c64_2p16_swap_q0_q15_elem* in, quantum_c64_2p16_swap_q0_q15_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
   std::int64_t i0 = begin;
   std::int64_t in_off = i0 * 32;
   std::int64_t out_off = i0 * 32;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i0 + (end - it < 4096 - i0 ? end - it : 4096 - i0);
+    const std::int64_t stop = i0 + (end - it < 1024 - i0 ? end - it : 1024 - i0);
     it += stop - i0;
-    for (; i0 < stop; ++i0, in_off += 32, out_off += 32) quantum_c64_2p18_swap_q0_q17_block0(in + in_off, out + out_off);
+    for (; i0 < stop; ++i0, in_off += 32, out_off += 32) quantum_c64_2p16_swap_q0_q15_block0(in + in_off, out + out_off);
   }
 }
 
 }  // namespace
 
-extern "C" void quantum_c64_2p18_swap_q0_q17(const void* in, void* out) {
-  quantum_c64_2p18_swap_q0_q17_run(static_cast<const quantum_c64_2p18_swap_q0_q17_elem*>(in), static_cast<quantum_c64_2p18_swap_q0_q17_elem*>(out), 0, 4096);
+extern "C" void quantum_c64_2p16_swap_q0_q15(const void* in, void* out) {
+  quantum_c64_2p16_swap_q0_q15_run(static_cast<const quantum_c64_2p16_swap_q0_q15_elem*>(in), static_cast<quantum_c64_2p16_swap_q0_q15_elem*>(out), 0, 1024);
 }
 
-extern "C" void quantum_c64_2p18_swap_q0_q17_part(const void* in, void* out, int part, int nparts) {
+extern "C" void quantum_c64_2p16_swap_q0_q15_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
-  quantum_c64_2p18_swap_q0_q17_run(static_cast<const quantum_c64_2p18_swap_q0_q17_elem*>(in), static_cast<quantum_c64_2p18_swap_q0_q17_elem*>(out),
-      gentt_part_begin(4096, part, nparts), gentt_part_begin(4096, part + 1, nparts));
+  quantum_c64_2p16_swap_q0_q15_run(static_cast<const quantum_c64_2p16_swap_q0_q15_elem*>(in), static_cast<quantum_c64_2p16_swap_q0_q15_elem*>(out),
+      gentt_part_begin(1024, part, nparts), gentt_part_begin(1024, part + 1, nparts));
 }
 
-static const long long quantum_c64_2p18_swap_q0_q17_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
-static const int quantum_c64_2p18_swap_q0_q17_perm[] = {17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0};
-extern "C" const gentt_kernel_info quantum_c64_2p18_swap_q0_q17_info = {
-    GENTT_KERNEL_INFO_VERSION, "quantum_c64_2p18_swap_q0_q17", "sunway", 512, 8, 18, quantum_c64_2p18_swap_q0_q17_shape, quantum_c64_2p18_swap_q0_q17_perm, quantum_c64_2p18_swap_q0_q17, quantum_c64_2p18_swap_q0_q17_part,
+static const long long quantum_c64_2p16_swap_q0_q15_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+static const int quantum_c64_2p16_swap_q0_q15_perm[] = {15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0};
+extern "C" const gentt_kernel_info quantum_c64_2p16_swap_q0_q15_info = {
+    GENTT_KERNEL_INFO_VERSION, "quantum_c64_2p16_swap_q0_q15", "sunway", 512, 8, 16, quantum_c64_2p16_swap_q0_q15_shape, quantum_c64_2p16_swap_q0_q15_perm, quantum_c64_2p16_swap_q0_q15, quantum_c64_2p16_swap_q0_q15_part,
     GENTT_FEATURE_SUNWAY_SIMD, "sunway-simd"};
 
 // SW26010-Pro (intv16, simd_vshfw): 16-byte elements as 4 32-bit lanes each, 4 elements per register.

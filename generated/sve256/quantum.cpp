@@ -37,13 +37,13 @@
 //     program 0 (full blocks): 8 loads, 8 shuffles, 8 stores
 //   compile with -march=armv8.2-a+sve -msve-vector-bits=256; runs only where the SVE vector length is 256 bits: its entry points check, and otherwise print why to stderr and abort
 //
-// Kernel quantum_c64_2p18_swap_q0_q17: complex64 (8 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0), isa sve (256 bits)
-//   canonical: shape (2, 65536, 2) perm (2, 1, 0), 8-byte elements
+// Kernel quantum_c64_2p16_swap_q0_q15: complex64 (8 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0), isa sve (256 bits)
+//   canonical: shape (2, 16384, 2) perm (2, 1, 0), 8-byte elements
 //   block: 4 lanes, 5 bits [a0:2 a1:8 a2:2], 8 register(s)
 //   input row (lane bit 0 first): a2.0 a1.0
 //   output row (lane bit 0 first): a0.0 a1.0
 //   shuffle steps: 1; padding efficiency: 100.0%
-//   loops: 1 (8192 iterations); programs: 1; unroll: 1
+//   loops: 1 (2048 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 8 shuffles, 8 stores
 //   compile with -march=armv8.2-a+sve -msve-vector-bits=256; runs only where the SVE vector length is 256 bits: its entry points check, and otherwise print why to stderr and abort
 //
@@ -635,22 +635,22 @@ extern "C" const gentt_kernel_info quantum_c128_2p12_p_info = {
     GENTT_KERNEL_INFO_VERSION, "quantum_c128_2p12_p", "sve", 256, 16, 12, quantum_c128_2p12_p_shape, quantum_c128_2p12_p_perm, quantum_c128_2p12_p, quantum_c128_2p12_p_part,
     GENTT_FEATURE_SVE, "sve"};
 
-// ---- kernel quantum_c64_2p18_swap_q0_q17 ----
-static_assert(__ARM_FEATURE_SVE_BITS == 256, "kernel quantum_c64_2p18_swap_q0_q17 was generated for 256-bit SVE: compile it with -msve-vector-bits=256");
+// ---- kernel quantum_c64_2p16_swap_q0_q15 ----
+static_assert(__ARM_FEATURE_SVE_BITS == 256, "kernel quantum_c64_2p16_swap_q0_q15 was generated for 256-bit SVE: compile it with -msve-vector-bits=256");
 namespace {
 
-using quantum_c64_2p18_swap_q0_q17_elem = gentt_bytes<8>;
+using quantum_c64_2p16_swap_q0_q15_elem = gentt_bytes<8>;
 
-// quantum_c64_2p18_swap_q0_q17_block0 (full blocks): 8 loads, 8 shuffles, 8 stores.
-inline void quantum_c64_2p18_swap_q0_q17_block0(const quantum_c64_2p18_swap_q0_q17_elem* in, quantum_c64_2p18_swap_q0_q17_elem* out) {
+// quantum_c64_2p16_swap_q0_q15_block0 (full blocks): 8 loads, 8 shuffles, 8 stores.
+inline void quantum_c64_2p16_swap_q0_q15_block0(const quantum_c64_2p16_swap_q0_q15_elem* in, quantum_c64_2p16_swap_q0_q15_elem* out) {
   const gentt_sve::u64 v0 = gentt_sve::load<std::uint64_t>(in + 0, 4);
-  const gentt_sve::u64 v1 = gentt_sve::load<std::uint64_t>(in + 131072, 4);
+  const gentt_sve::u64 v1 = gentt_sve::load<std::uint64_t>(in + 32768, 4);
   const gentt_sve::u64 v2 = gentt_sve::load<std::uint64_t>(in + 4, 4);
-  const gentt_sve::u64 v3 = gentt_sve::load<std::uint64_t>(in + 131076, 4);
+  const gentt_sve::u64 v3 = gentt_sve::load<std::uint64_t>(in + 32772, 4);
   const gentt_sve::u64 v4 = gentt_sve::load<std::uint64_t>(in + 8, 4);
-  const gentt_sve::u64 v5 = gentt_sve::load<std::uint64_t>(in + 131080, 4);
+  const gentt_sve::u64 v5 = gentt_sve::load<std::uint64_t>(in + 32776, 4);
   const gentt_sve::u64 v6 = gentt_sve::load<std::uint64_t>(in + 12, 4);
-  const gentt_sve::u64 v7 = gentt_sve::load<std::uint64_t>(in + 131084, 4);
+  const gentt_sve::u64 v7 = gentt_sve::load<std::uint64_t>(in + 32780, 4);
   const gentt_sve::u64 v8 = gentt_sve::trn1<std::uint64_t, 8>(v0, v1);
   const gentt_sve::u64 v9 = gentt_sve::trn2<std::uint64_t, 8>(v0, v1);
   const gentt_sve::u64 v10 = gentt_sve::trn1<std::uint64_t, 8>(v2, v3);
@@ -660,48 +660,48 @@ inline void quantum_c64_2p18_swap_q0_q17_block0(const quantum_c64_2p18_swap_q0_q
   const gentt_sve::u64 v14 = gentt_sve::trn1<std::uint64_t, 8>(v6, v7);
   const gentt_sve::u64 v15 = gentt_sve::trn2<std::uint64_t, 8>(v6, v7);
   gentt_sve::store<std::uint64_t>(out + 0, v8, 4);
-  gentt_sve::store<std::uint64_t>(out + 131072, v9, 4);
+  gentt_sve::store<std::uint64_t>(out + 32768, v9, 4);
   gentt_sve::store<std::uint64_t>(out + 4, v10, 4);
-  gentt_sve::store<std::uint64_t>(out + 131076, v11, 4);
+  gentt_sve::store<std::uint64_t>(out + 32772, v11, 4);
   gentt_sve::store<std::uint64_t>(out + 8, v12, 4);
-  gentt_sve::store<std::uint64_t>(out + 131080, v13, 4);
+  gentt_sve::store<std::uint64_t>(out + 32776, v13, 4);
   gentt_sve::store<std::uint64_t>(out + 12, v14, 4);
-  gentt_sve::store<std::uint64_t>(out + 131084, v15, 4);
+  gentt_sve::store<std::uint64_t>(out + 32780, v15, 4);
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 8192, in_stride 16, out_stride 16  (axis 1 in chunks of 8)
-void quantum_c64_2p18_swap_q0_q17_run(const quantum_c64_2p18_swap_q0_q17_elem* in, quantum_c64_2p18_swap_q0_q17_elem* out, std::int64_t begin, std::int64_t end) {
+//   i0: count 2048, in_stride 16, out_stride 16  (axis 1 in chunks of 8)
+void quantum_c64_2p16_swap_q0_q15_run(const quantum_c64_2p16_swap_q0_q15_elem* in, quantum_c64_2p16_swap_q0_q15_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
   std::int64_t i0 = begin;
   std::int64_t in_off = i0 * 16;
   std::int64_t out_off = i0 * 16;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i0 + (end - it < 8192 - i0 ? end - it : 8192 - i0);
+    const std::int64_t stop = i0 + (end - it < 2048 - i0 ? end - it : 2048 - i0);
     it += stop - i0;
-    for (; i0 < stop; ++i0, in_off += 16, out_off += 16) quantum_c64_2p18_swap_q0_q17_block0(in + in_off, out + out_off);
+    for (; i0 < stop; ++i0, in_off += 16, out_off += 16) quantum_c64_2p16_swap_q0_q15_block0(in + in_off, out + out_off);
   }
 }
 
 }  // namespace
 
-extern "C" void quantum_c64_2p18_swap_q0_q17(const void* in, void* out) {
-  gentt_sve::check_vector_length("quantum_c64_2p18_swap_q0_q17");
-  quantum_c64_2p18_swap_q0_q17_run(static_cast<const quantum_c64_2p18_swap_q0_q17_elem*>(in), static_cast<quantum_c64_2p18_swap_q0_q17_elem*>(out), 0, 8192);
+extern "C" void quantum_c64_2p16_swap_q0_q15(const void* in, void* out) {
+  gentt_sve::check_vector_length("quantum_c64_2p16_swap_q0_q15");
+  quantum_c64_2p16_swap_q0_q15_run(static_cast<const quantum_c64_2p16_swap_q0_q15_elem*>(in), static_cast<quantum_c64_2p16_swap_q0_q15_elem*>(out), 0, 2048);
 }
 
-extern "C" void quantum_c64_2p18_swap_q0_q17_part(const void* in, void* out, int part, int nparts) {
-  gentt_sve::check_vector_length("quantum_c64_2p18_swap_q0_q17");
+extern "C" void quantum_c64_2p16_swap_q0_q15_part(const void* in, void* out, int part, int nparts) {
+  gentt_sve::check_vector_length("quantum_c64_2p16_swap_q0_q15");
   if (nparts < 1 || part < 0 || part >= nparts) return;
-  quantum_c64_2p18_swap_q0_q17_run(static_cast<const quantum_c64_2p18_swap_q0_q17_elem*>(in), static_cast<quantum_c64_2p18_swap_q0_q17_elem*>(out),
-      gentt_part_begin(8192, part, nparts), gentt_part_begin(8192, part + 1, nparts));
+  quantum_c64_2p16_swap_q0_q15_run(static_cast<const quantum_c64_2p16_swap_q0_q15_elem*>(in), static_cast<quantum_c64_2p16_swap_q0_q15_elem*>(out),
+      gentt_part_begin(2048, part, nparts), gentt_part_begin(2048, part + 1, nparts));
 }
 
-static const long long quantum_c64_2p18_swap_q0_q17_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
-static const int quantum_c64_2p18_swap_q0_q17_perm[] = {17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0};
-extern "C" const gentt_kernel_info quantum_c64_2p18_swap_q0_q17_info = {
-    GENTT_KERNEL_INFO_VERSION, "quantum_c64_2p18_swap_q0_q17", "sve", 256, 8, 18, quantum_c64_2p18_swap_q0_q17_shape, quantum_c64_2p18_swap_q0_q17_perm, quantum_c64_2p18_swap_q0_q17, quantum_c64_2p18_swap_q0_q17_part,
+static const long long quantum_c64_2p16_swap_q0_q15_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+static const int quantum_c64_2p16_swap_q0_q15_perm[] = {15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0};
+extern "C" const gentt_kernel_info quantum_c64_2p16_swap_q0_q15_info = {
+    GENTT_KERNEL_INFO_VERSION, "quantum_c64_2p16_swap_q0_q15", "sve", 256, 8, 16, quantum_c64_2p16_swap_q0_q15_shape, quantum_c64_2p16_swap_q0_q15_perm, quantum_c64_2p16_swap_q0_q15, quantum_c64_2p16_swap_q0_q15_part,
     GENTT_FEATURE_SVE, "sve"};
 
 // ---- kernel quantum_c128_2p16_q3_inner ----

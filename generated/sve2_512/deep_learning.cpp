@@ -7,23 +7,23 @@
 //      extern "C" const gentt_kernel_info NAME_info;
 // CPU features: sve, sve2 (NAME_info.features 0x60000); the caller checks them.
 //
-// Kernel dl_f32_nchw_to_nhwc: float32 (4 bytes) shape (8, 3, 224, 224) perm (0, 2, 3, 1), isa sve2 (512 bits)
-//   canonical: shape (8, 3, 50176) perm (0, 2, 1), 4-byte elements
+// Kernel dl_f32_nchw_to_nhwc: float32 (4 bytes) shape (2, 3, 224, 224) perm (0, 2, 3, 1), isa sve2 (512 bits)
+//   canonical: shape (2, 3, 50176) perm (0, 2, 1), 4-byte elements
 //   block: 16 lanes, 7 bits [a1:4(pad 3) a2:32], 8 register(s)
 //   input row (lane bit 0 first): a2.0 a2.1 a2.2 a2.3
 //   output row (lane bit 0 first): a1.0 a1.1 a2.0 a2.1
 //   shuffle steps: 2; padding efficiency: 75.0%
-//   loops: 2 (12544 iterations); programs: 1; unroll: 1
+//   loops: 2 (3136 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 6 loads, 14 shuffles, 8 stores
 //   compile with -march=armv8.2-a+sve2 -msve-vector-bits=512; runs only where the SVE vector length is 512 bits: its entry points check, and otherwise print why to stderr and abort
 //
-// Kernel dl_f32_nhwc_to_nchw: float32 (4 bytes) shape (8, 224, 224, 3) perm (0, 3, 1, 2), isa sve2 (512 bits)
-//   canonical: shape (8, 50176, 3) perm (0, 2, 1), 4-byte elements
+// Kernel dl_f32_nhwc_to_nchw: float32 (4 bytes) shape (2, 224, 224, 3) perm (0, 3, 1, 2), isa sve2 (512 bits)
+//   canonical: shape (2, 50176, 3) perm (0, 2, 1), 4-byte elements
 //   block: 16 lanes, 7 bits [a1:32 a2:4(pad 3)], 8 register(s)
 //   input row (lane bit 0 first): a2.0 a2.1 a1.0 a1.1
 //   output row (lane bit 0 first): a1.0 a1.1 a1.2 a1.3
 //   shuffle steps: 2; padding efficiency: 75.0%
-//   loops: 2 (12544 iterations); programs: 1; unroll: 1
+//   loops: 2 (3136 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 14 shuffles, 6 stores
 //   compile with -march=armv8.2-a+sve2 -msve-vector-bits=512; runs only where the SVE vector length is 512 bits: its entry points check, and otherwise print why to stderr and abort
 //
@@ -78,23 +78,23 @@
 //     program 0 (full blocks): 8 loads, 0 shuffles, 8 stores
 //   compile with -march=armv8.2-a+sve2 -msve-vector-bits=512; runs only where the SVE vector length is 512 bits: its entry points check, and otherwise print why to stderr and abort
 //
-// Kernel dl_f32_heads_split: float32 (4 bytes) shape (2, 256, 12, 64) perm (0, 2, 1, 3), isa sve2 (512 bits)
-//   canonical: shape (2, 256, 12, 64) perm (0, 2, 1, 3), 4-byte elements
-//   block: 16 lanes, 7 bits [a1:2 a3:64], 8 register(s)
-//   input row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
-//   output row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
+// Kernel dl_f32_heads_split: float32 (4 bytes) shape (1, 256, 12, 64) perm (0, 2, 1, 3), isa sve2 (512 bits)
+//   canonical: shape (256, 12, 64) perm (1, 0, 2), 4-byte elements
+//   block: 16 lanes, 7 bits [a0:2 a2:64], 8 register(s)
+//   input row (lane bit 0 first): a2.0 a2.1 a2.2 a2.3
+//   output row (lane bit 0 first): a2.0 a2.1 a2.2 a2.3
 //   shuffle steps: 0; padding efficiency: 100.0%
-//   loops: 3 (3072 iterations); programs: 1; unroll: 1
+//   loops: 2 (1536 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 0 shuffles, 8 stores
 //   compile with -march=armv8.2-a+sve2 -msve-vector-bits=512; runs only where the SVE vector length is 512 bits: its entry points check, and otherwise print why to stderr and abort
 //
-// Kernel dl_f32_heads_merge: float32 (4 bytes) shape (2, 12, 256, 64) perm (0, 2, 1, 3), isa sve2 (512 bits)
-//   canonical: shape (2, 12, 256, 64) perm (0, 2, 1, 3), 4-byte elements
-//   block: 16 lanes, 7 bits [a1:2 a3:64], 8 register(s)
-//   input row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
-//   output row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
+// Kernel dl_f32_heads_merge: float32 (4 bytes) shape (1, 12, 256, 64) perm (0, 2, 1, 3), isa sve2 (512 bits)
+//   canonical: shape (12, 256, 64) perm (1, 0, 2), 4-byte elements
+//   block: 16 lanes, 7 bits [a0:2 a2:64], 8 register(s)
+//   input row (lane bit 0 first): a2.0 a2.1 a2.2 a2.3
+//   output row (lane bit 0 first): a2.0 a2.1 a2.2 a2.3
 //   shuffle steps: 0; padding efficiency: 100.0%
-//   loops: 3 (3072 iterations); programs: 1; unroll: 1
+//   loops: 2 (1536 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 0 shuffles, 8 stores
 //   compile with -march=armv8.2-a+sve2 -msve-vector-bits=512; runs only where the SVE vector length is 512 bits: its entry points check, and otherwise print why to stderr and abort
 
@@ -421,7 +421,7 @@ inline void dl_f32_nchw_to_nhwc_block0(const dl_f32_nchw_to_nhwc_elem* in, dl_f3
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 8, in_stride 150528, out_stride 150528  (axis 0)
+//   i0: count 2, in_stride 150528, out_stride 150528  (axis 0)
 //   i1: count 1568, in_stride 32, out_stride 96  (axis 2 in chunks of 32)
 void dl_f32_nchw_to_nhwc_run(const dl_f32_nchw_to_nhwc_elem* in, dl_f32_nchw_to_nhwc_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
@@ -446,17 +446,17 @@ void dl_f32_nchw_to_nhwc_run(const dl_f32_nchw_to_nhwc_elem* in, dl_f32_nchw_to_
 
 extern "C" void dl_f32_nchw_to_nhwc(const void* in, void* out) {
   gentt_sve::check_vector_length("dl_f32_nchw_to_nhwc");
-  dl_f32_nchw_to_nhwc_run(static_cast<const dl_f32_nchw_to_nhwc_elem*>(in), static_cast<dl_f32_nchw_to_nhwc_elem*>(out), 0, 12544);
+  dl_f32_nchw_to_nhwc_run(static_cast<const dl_f32_nchw_to_nhwc_elem*>(in), static_cast<dl_f32_nchw_to_nhwc_elem*>(out), 0, 3136);
 }
 
 extern "C" void dl_f32_nchw_to_nhwc_part(const void* in, void* out, int part, int nparts) {
   gentt_sve::check_vector_length("dl_f32_nchw_to_nhwc");
   if (nparts < 1 || part < 0 || part >= nparts) return;
   dl_f32_nchw_to_nhwc_run(static_cast<const dl_f32_nchw_to_nhwc_elem*>(in), static_cast<dl_f32_nchw_to_nhwc_elem*>(out),
-      gentt_part_begin(12544, part, nparts), gentt_part_begin(12544, part + 1, nparts));
+      gentt_part_begin(3136, part, nparts), gentt_part_begin(3136, part + 1, nparts));
 }
 
-static const long long dl_f32_nchw_to_nhwc_shape[] = {8, 3, 224, 224};
+static const long long dl_f32_nchw_to_nhwc_shape[] = {2, 3, 224, 224};
 static const int dl_f32_nchw_to_nhwc_perm[] = {0, 2, 3, 1};
 extern "C" const gentt_kernel_info dl_f32_nchw_to_nhwc_info = {
     GENTT_KERNEL_INFO_VERSION, "dl_f32_nchw_to_nhwc", "sve2", 512, 4, 4, dl_f32_nchw_to_nhwc_shape, dl_f32_nchw_to_nhwc_perm, dl_f32_nchw_to_nhwc, dl_f32_nchw_to_nhwc_part,
@@ -505,7 +505,7 @@ inline void dl_f32_nhwc_to_nchw_block0(const dl_f32_nhwc_to_nchw_elem* in, dl_f3
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 8, in_stride 150528, out_stride 150528  (axis 0)
+//   i0: count 2, in_stride 150528, out_stride 150528  (axis 0)
 //   i1: count 1568, in_stride 96, out_stride 32  (axis 1 in chunks of 32)
 void dl_f32_nhwc_to_nchw_run(const dl_f32_nhwc_to_nchw_elem* in, dl_f32_nhwc_to_nchw_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
@@ -530,17 +530,17 @@ void dl_f32_nhwc_to_nchw_run(const dl_f32_nhwc_to_nchw_elem* in, dl_f32_nhwc_to_
 
 extern "C" void dl_f32_nhwc_to_nchw(const void* in, void* out) {
   gentt_sve::check_vector_length("dl_f32_nhwc_to_nchw");
-  dl_f32_nhwc_to_nchw_run(static_cast<const dl_f32_nhwc_to_nchw_elem*>(in), static_cast<dl_f32_nhwc_to_nchw_elem*>(out), 0, 12544);
+  dl_f32_nhwc_to_nchw_run(static_cast<const dl_f32_nhwc_to_nchw_elem*>(in), static_cast<dl_f32_nhwc_to_nchw_elem*>(out), 0, 3136);
 }
 
 extern "C" void dl_f32_nhwc_to_nchw_part(const void* in, void* out, int part, int nparts) {
   gentt_sve::check_vector_length("dl_f32_nhwc_to_nchw");
   if (nparts < 1 || part < 0 || part >= nparts) return;
   dl_f32_nhwc_to_nchw_run(static_cast<const dl_f32_nhwc_to_nchw_elem*>(in), static_cast<dl_f32_nhwc_to_nchw_elem*>(out),
-      gentt_part_begin(12544, part, nparts), gentt_part_begin(12544, part + 1, nparts));
+      gentt_part_begin(3136, part, nparts), gentt_part_begin(3136, part + 1, nparts));
 }
 
-static const long long dl_f32_nhwc_to_nchw_shape[] = {8, 224, 224, 3};
+static const long long dl_f32_nhwc_to_nchw_shape[] = {2, 224, 224, 3};
 static const int dl_f32_nhwc_to_nchw_perm[] = {0, 3, 1, 2};
 extern "C" const gentt_kernel_info dl_f32_nhwc_to_nchw_info = {
     GENTT_KERNEL_INFO_VERSION, "dl_f32_nhwc_to_nchw", "sve2", 512, 4, 4, dl_f32_nhwc_to_nchw_shape, dl_f32_nhwc_to_nchw_perm, dl_f32_nhwc_to_nchw, dl_f32_nhwc_to_nchw_part,
@@ -1044,29 +1044,23 @@ inline void dl_f32_heads_split_block0(const dl_f32_heads_split_elem* in, dl_f32_
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 2, in_stride 196608, out_stride 196608  (axis 0)
-//   i1: count 12, in_stride 64, out_stride 16384  (axis 2)
-//   i2: count 128, in_stride 1536, out_stride 128  (axis 1 in chunks of 2)
+//   i0: count 12, in_stride 64, out_stride 16384  (axis 1)
+//   i1: count 128, in_stride 1536, out_stride 128  (axis 0 in chunks of 2)
 void dl_f32_heads_split_run(const dl_f32_heads_split_elem* in, dl_f32_heads_split_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
-  std::int64_t i0 = begin / 1536;
-  std::int64_t i1 = begin / 128 % 12;
-  std::int64_t i2 = begin % 128;
-  std::int64_t in_off = i0 * 196608 + i1 * 64 + i2 * 1536;
-  std::int64_t out_off = i0 * 196608 + i1 * 16384 + i2 * 128;
+  std::int64_t i0 = begin / 128;
+  std::int64_t i1 = begin % 128;
+  std::int64_t in_off = i0 * 64 + i1 * 1536;
+  std::int64_t out_off = i0 * 16384 + i1 * 128;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i2 + (end - it < 128 - i2 ? end - it : 128 - i2);
-    it += stop - i2;
-    for (; i2 < stop; ++i2, in_off += 1536, out_off += 128) dl_f32_heads_split_block0(in + in_off, out + out_off);
-    if (i2 == 128) {
-      i2 = 0;
+    const std::int64_t stop = i1 + (end - it < 128 - i1 ? end - it : 128 - i1);
+    it += stop - i1;
+    for (; i1 < stop; ++i1, in_off += 1536, out_off += 128) dl_f32_heads_split_block0(in + in_off, out + out_off);
+    if (i1 == 128) {
+      i1 = 0;
       in_off -= 196544;
-      if (++i1 == 12) {
-        i1 = 0;
-        in_off += 195840;
-        ++i0;
-      }
+      ++i0;
     }
   }
 }
@@ -1075,17 +1069,17 @@ void dl_f32_heads_split_run(const dl_f32_heads_split_elem* in, dl_f32_heads_spli
 
 extern "C" void dl_f32_heads_split(const void* in, void* out) {
   gentt_sve::check_vector_length("dl_f32_heads_split");
-  dl_f32_heads_split_run(static_cast<const dl_f32_heads_split_elem*>(in), static_cast<dl_f32_heads_split_elem*>(out), 0, 3072);
+  dl_f32_heads_split_run(static_cast<const dl_f32_heads_split_elem*>(in), static_cast<dl_f32_heads_split_elem*>(out), 0, 1536);
 }
 
 extern "C" void dl_f32_heads_split_part(const void* in, void* out, int part, int nparts) {
   gentt_sve::check_vector_length("dl_f32_heads_split");
   if (nparts < 1 || part < 0 || part >= nparts) return;
   dl_f32_heads_split_run(static_cast<const dl_f32_heads_split_elem*>(in), static_cast<dl_f32_heads_split_elem*>(out),
-      gentt_part_begin(3072, part, nparts), gentt_part_begin(3072, part + 1, nparts));
+      gentt_part_begin(1536, part, nparts), gentt_part_begin(1536, part + 1, nparts));
 }
 
-static const long long dl_f32_heads_split_shape[] = {2, 256, 12, 64};
+static const long long dl_f32_heads_split_shape[] = {1, 256, 12, 64};
 static const int dl_f32_heads_split_perm[] = {0, 2, 1, 3};
 extern "C" const gentt_kernel_info dl_f32_heads_split_info = {
     GENTT_KERNEL_INFO_VERSION, "dl_f32_heads_split", "sve2", 512, 4, 4, dl_f32_heads_split_shape, dl_f32_heads_split_perm, dl_f32_heads_split, dl_f32_heads_split_part,
@@ -1118,29 +1112,23 @@ inline void dl_f32_heads_merge_block0(const dl_f32_heads_merge_elem* in, dl_f32_
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 2, in_stride 196608, out_stride 196608  (axis 0)
-//   i1: count 256, in_stride 64, out_stride 768  (axis 2)
-//   i2: count 6, in_stride 32768, out_stride 128  (axis 1 in chunks of 2)
+//   i0: count 256, in_stride 64, out_stride 768  (axis 1)
+//   i1: count 6, in_stride 32768, out_stride 128  (axis 0 in chunks of 2)
 void dl_f32_heads_merge_run(const dl_f32_heads_merge_elem* in, dl_f32_heads_merge_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
-  std::int64_t i0 = begin / 1536;
-  std::int64_t i1 = begin / 6 % 256;
-  std::int64_t i2 = begin % 6;
-  std::int64_t in_off = i0 * 196608 + i1 * 64 + i2 * 32768;
-  std::int64_t out_off = i0 * 196608 + i1 * 768 + i2 * 128;
+  std::int64_t i0 = begin / 6;
+  std::int64_t i1 = begin % 6;
+  std::int64_t in_off = i0 * 64 + i1 * 32768;
+  std::int64_t out_off = i0 * 768 + i1 * 128;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i2 + (end - it < 6 - i2 ? end - it : 6 - i2);
-    it += stop - i2;
-    for (; i2 < stop; ++i2, in_off += 32768, out_off += 128) dl_f32_heads_merge_block0(in + in_off, out + out_off);
-    if (i2 == 6) {
-      i2 = 0;
+    const std::int64_t stop = i1 + (end - it < 6 - i1 ? end - it : 6 - i1);
+    it += stop - i1;
+    for (; i1 < stop; ++i1, in_off += 32768, out_off += 128) dl_f32_heads_merge_block0(in + in_off, out + out_off);
+    if (i1 == 6) {
+      i1 = 0;
       in_off -= 196544;
-      if (++i1 == 256) {
-        i1 = 0;
-        in_off += 180224;
-        ++i0;
-      }
+      ++i0;
     }
   }
 }
@@ -1149,17 +1137,17 @@ void dl_f32_heads_merge_run(const dl_f32_heads_merge_elem* in, dl_f32_heads_merg
 
 extern "C" void dl_f32_heads_merge(const void* in, void* out) {
   gentt_sve::check_vector_length("dl_f32_heads_merge");
-  dl_f32_heads_merge_run(static_cast<const dl_f32_heads_merge_elem*>(in), static_cast<dl_f32_heads_merge_elem*>(out), 0, 3072);
+  dl_f32_heads_merge_run(static_cast<const dl_f32_heads_merge_elem*>(in), static_cast<dl_f32_heads_merge_elem*>(out), 0, 1536);
 }
 
 extern "C" void dl_f32_heads_merge_part(const void* in, void* out, int part, int nparts) {
   gentt_sve::check_vector_length("dl_f32_heads_merge");
   if (nparts < 1 || part < 0 || part >= nparts) return;
   dl_f32_heads_merge_run(static_cast<const dl_f32_heads_merge_elem*>(in), static_cast<dl_f32_heads_merge_elem*>(out),
-      gentt_part_begin(3072, part, nparts), gentt_part_begin(3072, part + 1, nparts));
+      gentt_part_begin(1536, part, nparts), gentt_part_begin(1536, part + 1, nparts));
 }
 
-static const long long dl_f32_heads_merge_shape[] = {2, 12, 256, 64};
+static const long long dl_f32_heads_merge_shape[] = {1, 12, 256, 64};
 static const int dl_f32_heads_merge_perm[] = {0, 2, 1, 3};
 extern "C" const gentt_kernel_info dl_f32_heads_merge_info = {
     GENTT_KERNEL_INFO_VERSION, "dl_f32_heads_merge", "sve2", 512, 4, 4, dl_f32_heads_merge_shape, dl_f32_heads_merge_perm, dl_f32_heads_merge, dl_f32_heads_merge_part,

@@ -37,13 +37,13 @@
 //     program 0 (full blocks): 8 loads, 16 shuffles, 8 stores
 //   compile with -march=armv8.2-a+sve -msve-vector-bits=512; runs only where the SVE vector length is 512 bits: its entry points check, and otherwise print why to stderr and abort
 //
-// Kernel quantum_c64_2p18_swap_q0_q17: complex64 (8 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0), isa sve (512 bits)
-//   canonical: shape (2, 65536, 2) perm (2, 1, 0), 8-byte elements
+// Kernel quantum_c64_2p16_swap_q0_q15: complex64 (8 bytes) shape (2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2) perm (15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0), isa sve (512 bits)
+//   canonical: shape (2, 16384, 2) perm (2, 1, 0), 8-byte elements
 //   block: 8 lanes, 6 bits [a0:2 a1:16 a2:2], 8 register(s)
 //   input row (lane bit 0 first): a2.0 a1.0 a1.1
 //   output row (lane bit 0 first): a0.0 a1.0 a1.1
 //   shuffle steps: 1; padding efficiency: 100.0%
-//   loops: 1 (4096 iterations); programs: 1; unroll: 1
+//   loops: 1 (1024 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 8 loads, 8 shuffles, 8 stores
 //   compile with -march=armv8.2-a+sve -msve-vector-bits=512; runs only where the SVE vector length is 512 bits: its entry points check, and otherwise print why to stderr and abort
 //
@@ -686,22 +686,22 @@ extern "C" const gentt_kernel_info quantum_c128_2p12_p_info = {
     GENTT_KERNEL_INFO_VERSION, "quantum_c128_2p12_p", "sve", 512, 16, 12, quantum_c128_2p12_p_shape, quantum_c128_2p12_p_perm, quantum_c128_2p12_p, quantum_c128_2p12_p_part,
     GENTT_FEATURE_SVE, "sve"};
 
-// ---- kernel quantum_c64_2p18_swap_q0_q17 ----
-static_assert(__ARM_FEATURE_SVE_BITS == 512, "kernel quantum_c64_2p18_swap_q0_q17 was generated for 512-bit SVE: compile it with -msve-vector-bits=512");
+// ---- kernel quantum_c64_2p16_swap_q0_q15 ----
+static_assert(__ARM_FEATURE_SVE_BITS == 512, "kernel quantum_c64_2p16_swap_q0_q15 was generated for 512-bit SVE: compile it with -msve-vector-bits=512");
 namespace {
 
-using quantum_c64_2p18_swap_q0_q17_elem = gentt_bytes<8>;
+using quantum_c64_2p16_swap_q0_q15_elem = gentt_bytes<8>;
 
-// quantum_c64_2p18_swap_q0_q17_block0 (full blocks): 8 loads, 8 shuffles, 8 stores.
-inline void quantum_c64_2p18_swap_q0_q17_block0(const quantum_c64_2p18_swap_q0_q17_elem* in, quantum_c64_2p18_swap_q0_q17_elem* out) {
+// quantum_c64_2p16_swap_q0_q15_block0 (full blocks): 8 loads, 8 shuffles, 8 stores.
+inline void quantum_c64_2p16_swap_q0_q15_block0(const quantum_c64_2p16_swap_q0_q15_elem* in, quantum_c64_2p16_swap_q0_q15_elem* out) {
   const gentt_sve::u64 v0 = gentt_sve::load<std::uint64_t>(in + 0, 8);
-  const gentt_sve::u64 v1 = gentt_sve::load<std::uint64_t>(in + 131072, 8);
+  const gentt_sve::u64 v1 = gentt_sve::load<std::uint64_t>(in + 32768, 8);
   const gentt_sve::u64 v2 = gentt_sve::load<std::uint64_t>(in + 8, 8);
-  const gentt_sve::u64 v3 = gentt_sve::load<std::uint64_t>(in + 131080, 8);
+  const gentt_sve::u64 v3 = gentt_sve::load<std::uint64_t>(in + 32776, 8);
   const gentt_sve::u64 v4 = gentt_sve::load<std::uint64_t>(in + 16, 8);
-  const gentt_sve::u64 v5 = gentt_sve::load<std::uint64_t>(in + 131088, 8);
+  const gentt_sve::u64 v5 = gentt_sve::load<std::uint64_t>(in + 32784, 8);
   const gentt_sve::u64 v6 = gentt_sve::load<std::uint64_t>(in + 24, 8);
-  const gentt_sve::u64 v7 = gentt_sve::load<std::uint64_t>(in + 131096, 8);
+  const gentt_sve::u64 v7 = gentt_sve::load<std::uint64_t>(in + 32792, 8);
   const gentt_sve::u64 v8 = gentt_sve::trn1<std::uint64_t, 8>(v0, v1);
   const gentt_sve::u64 v9 = gentt_sve::trn2<std::uint64_t, 8>(v0, v1);
   const gentt_sve::u64 v10 = gentt_sve::trn1<std::uint64_t, 8>(v2, v3);
@@ -711,48 +711,48 @@ inline void quantum_c64_2p18_swap_q0_q17_block0(const quantum_c64_2p18_swap_q0_q
   const gentt_sve::u64 v14 = gentt_sve::trn1<std::uint64_t, 8>(v6, v7);
   const gentt_sve::u64 v15 = gentt_sve::trn2<std::uint64_t, 8>(v6, v7);
   gentt_sve::store<std::uint64_t>(out + 0, v8, 8);
-  gentt_sve::store<std::uint64_t>(out + 131072, v9, 8);
+  gentt_sve::store<std::uint64_t>(out + 32768, v9, 8);
   gentt_sve::store<std::uint64_t>(out + 8, v10, 8);
-  gentt_sve::store<std::uint64_t>(out + 131080, v11, 8);
+  gentt_sve::store<std::uint64_t>(out + 32776, v11, 8);
   gentt_sve::store<std::uint64_t>(out + 16, v12, 8);
-  gentt_sve::store<std::uint64_t>(out + 131088, v13, 8);
+  gentt_sve::store<std::uint64_t>(out + 32784, v13, 8);
   gentt_sve::store<std::uint64_t>(out + 24, v14, 8);
-  gentt_sve::store<std::uint64_t>(out + 131096, v15, 8);
+  gentt_sve::store<std::uint64_t>(out + 32792, v15, 8);
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 4096, in_stride 32, out_stride 32  (axis 1 in chunks of 16)
-void quantum_c64_2p18_swap_q0_q17_run(const quantum_c64_2p18_swap_q0_q17_elem* in, quantum_c64_2p18_swap_q0_q17_elem* out, std::int64_t begin, std::int64_t end) {
+//   i0: count 1024, in_stride 32, out_stride 32  (axis 1 in chunks of 16)
+void quantum_c64_2p16_swap_q0_q15_run(const quantum_c64_2p16_swap_q0_q15_elem* in, quantum_c64_2p16_swap_q0_q15_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
   std::int64_t i0 = begin;
   std::int64_t in_off = i0 * 32;
   std::int64_t out_off = i0 * 32;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i0 + (end - it < 4096 - i0 ? end - it : 4096 - i0);
+    const std::int64_t stop = i0 + (end - it < 1024 - i0 ? end - it : 1024 - i0);
     it += stop - i0;
-    for (; i0 < stop; ++i0, in_off += 32, out_off += 32) quantum_c64_2p18_swap_q0_q17_block0(in + in_off, out + out_off);
+    for (; i0 < stop; ++i0, in_off += 32, out_off += 32) quantum_c64_2p16_swap_q0_q15_block0(in + in_off, out + out_off);
   }
 }
 
 }  // namespace
 
-extern "C" void quantum_c64_2p18_swap_q0_q17(const void* in, void* out) {
-  gentt_sve::check_vector_length("quantum_c64_2p18_swap_q0_q17");
-  quantum_c64_2p18_swap_q0_q17_run(static_cast<const quantum_c64_2p18_swap_q0_q17_elem*>(in), static_cast<quantum_c64_2p18_swap_q0_q17_elem*>(out), 0, 4096);
+extern "C" void quantum_c64_2p16_swap_q0_q15(const void* in, void* out) {
+  gentt_sve::check_vector_length("quantum_c64_2p16_swap_q0_q15");
+  quantum_c64_2p16_swap_q0_q15_run(static_cast<const quantum_c64_2p16_swap_q0_q15_elem*>(in), static_cast<quantum_c64_2p16_swap_q0_q15_elem*>(out), 0, 1024);
 }
 
-extern "C" void quantum_c64_2p18_swap_q0_q17_part(const void* in, void* out, int part, int nparts) {
-  gentt_sve::check_vector_length("quantum_c64_2p18_swap_q0_q17");
+extern "C" void quantum_c64_2p16_swap_q0_q15_part(const void* in, void* out, int part, int nparts) {
+  gentt_sve::check_vector_length("quantum_c64_2p16_swap_q0_q15");
   if (nparts < 1 || part < 0 || part >= nparts) return;
-  quantum_c64_2p18_swap_q0_q17_run(static_cast<const quantum_c64_2p18_swap_q0_q17_elem*>(in), static_cast<quantum_c64_2p18_swap_q0_q17_elem*>(out),
-      gentt_part_begin(4096, part, nparts), gentt_part_begin(4096, part + 1, nparts));
+  quantum_c64_2p16_swap_q0_q15_run(static_cast<const quantum_c64_2p16_swap_q0_q15_elem*>(in), static_cast<quantum_c64_2p16_swap_q0_q15_elem*>(out),
+      gentt_part_begin(1024, part, nparts), gentt_part_begin(1024, part + 1, nparts));
 }
 
-static const long long quantum_c64_2p18_swap_q0_q17_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
-static const int quantum_c64_2p18_swap_q0_q17_perm[] = {17, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 0};
-extern "C" const gentt_kernel_info quantum_c64_2p18_swap_q0_q17_info = {
-    GENTT_KERNEL_INFO_VERSION, "quantum_c64_2p18_swap_q0_q17", "sve", 512, 8, 18, quantum_c64_2p18_swap_q0_q17_shape, quantum_c64_2p18_swap_q0_q17_perm, quantum_c64_2p18_swap_q0_q17, quantum_c64_2p18_swap_q0_q17_part,
+static const long long quantum_c64_2p16_swap_q0_q15_shape[] = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
+static const int quantum_c64_2p16_swap_q0_q15_perm[] = {15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0};
+extern "C" const gentt_kernel_info quantum_c64_2p16_swap_q0_q15_info = {
+    GENTT_KERNEL_INFO_VERSION, "quantum_c64_2p16_swap_q0_q15", "sve", 512, 8, 16, quantum_c64_2p16_swap_q0_q15_shape, quantum_c64_2p16_swap_q0_q15_perm, quantum_c64_2p16_swap_q0_q15, quantum_c64_2p16_swap_q0_q15_part,
     GENTT_FEATURE_SVE, "sve"};
 
 // ---- kernel quantum_c128_2p16_q3_inner ----

@@ -20,6 +20,7 @@
 #include "gentt/kernel_info.h"
 #include "gentt/reference.h"
 #include "tests/e2e/arm_cases.h"
+#include "tests/e2e/check_set.h"
 #include "tests/runtime/guarded_buffer.h"
 
 using gentt::test::GuardedBuffer;
@@ -64,7 +65,8 @@ std::string check_case(const ArmCase& c, std::mt19937_64& rng) {
   for (auto& b : source) b = static_cast<unsigned char>(rng());
   gentt::reference_permute(source.data(), want.data(), static_cast<std::size_t>(c.elem_bytes), c.shape, c.perm);
 
-  for (auto align : {GuardedBuffer::Align::end, GuardedBuffer::Align::start}) {
+  const gentt::test::CheckSet checks = gentt::test::check_set(bytes);
+  for (auto align : checks.aligns) {
     const char* where = align == GuardedBuffer::Align::end ? " (buffers end at a guard page)"
                                                            : " (buffers start at a guard page)";
     GuardedBuffer in(bytes, align), out(bytes, align);
@@ -73,7 +75,7 @@ std::string check_case(const ArmCase& c, std::mt19937_64& rng) {
     c.info->run(in.data(), out.data());
     if (!same(out, want)) return std::string("whole") + where;
 
-    for (int nparts : {2, 3, 7, 1000}) {
+    for (int nparts : checks.part_counts) {
       std::memset(out.data(), 0x5A, bytes);
       for (int p = nparts - 1; p >= 0; --p) c.info->run_part(in.data(), out.data(), p, nparts);
       if (!same(out, want)) return "in " + std::to_string(nparts) + " parts" + where;

@@ -22,9 +22,12 @@
 #include "gentt/kernel_info.h"
 #include "gentt/reference.h"
 #include "ir/problem.h"
+#include "tests/e2e/check_set.h"
 #include "tests/e2e/kernel_check_config.h"
 #include "tests/runtime/guarded_buffer.h"
 
+using gentt::test::check_set;
+using gentt::test::CheckSet;
 using gentt::test::GuardedBuffer;
 
 namespace {
@@ -108,14 +111,15 @@ TEST_CASE("generated kernels match the reference, whole, in parts and threaded",
     for (auto& b : source) b = static_cast<unsigned char>(rng());
     gentt::reference_permute(source.data(), want.data(), c.elem_bytes, c.shape, c.perm);
 
-    for (auto align : {GuardedBuffer::Align::end, GuardedBuffer::Align::start}) {
+    const CheckSet checks = check_set(bytes);
+    for (auto align : checks.aligns) {
       GuardedBuffer in(bytes, align), out(bytes, align);
       std::memcpy(in.data(), source.data(), bytes);
       fill(out, 0xA5);
       info->run(in.data(), out.data());
       REQUIRE(same(out, want));
 
-      for (int nparts : {2, 3, 7, 1000}) {
+      for (int nparts : checks.part_counts) {
         fill(out, 0x5A);
         for (int p = nparts - 1; p >= 0; --p) info->run_part(in.data(), out.data(), p, nparts);
         INFO("parts: " << nparts);
