@@ -415,10 +415,12 @@ struct LeanBody {
                                                                        char* out, std::int64_t n,
                                                                        std::int64_t in_step,
                                                                        std::int64_t out_step) const {
+    // c ? 1u << r : 0u, not (c ? 1u : 0u) << r: GCC 12.2's -fsanitize=undefined (its shift and
+    // bounds checks together) miscompiles that form, reporting a bogus index (docs/testing.md).
     unsigned loads = 0, stores = 0;
     for (int r = 0; r < R; ++r) {
-      loads |= (q.load_bytes[r] != 0 ? 1u : 0u) << r;
-      stores |= (q.store_bytes[r] != 0 ? 1u : 0u) << r;
+      loads |= q.load_bytes[r] != 0 ? 1u << r : 0u;
+      stores |= q.store_bytes[r] != 0 ? 1u << r : 0u;
     }
     const std::int64_t ls = this->ls, ls3 = 3 * this->ls, ss = this->ss, ss3 = 3 * this->ss, ahead = this->ahead;
     const char* from = in + load0;
