@@ -25,6 +25,10 @@ if(NOT GENTT_AARCH64_CXX OR NOT GENTT_QEMU_AARCH64)
   message(FATAL_ERROR "GENTT_ARM_TESTS is ON but aarch64-linux-gnu-g++ or qemu-aarch64 is missing "
     "(apt-get install g++-aarch64-linux-gnu qemu-user), or set GENTT_AARCH64_CXX and GENTT_QEMU_AARCH64.")
 endif()
+if(GENTT_SANITIZE)
+  message(STATUS "gentt: GENTT_SANITIZE: the ARM checkers (aarch64-linux-gnu-g++, run under qemu-aarch64) "
+    "are built without sanitizers; the gentt-gen that writes their kernels has them")
+endif()
 
 set(_arm_dir ${CMAKE_CURRENT_BINARY_DIR}/arm)
 
