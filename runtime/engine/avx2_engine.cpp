@@ -3,8 +3,9 @@
 // units (8-byte units as dword pairs). A shuffle of bytes (1- and 2-byte elements, odd sizes)
 // is four in-lane vpshufb, of each source and of each source with its 128-bit lanes swapped,
 // and three vpblendvb; the index vectors are rewritten for it when the plan is prepared
-// (encode_index). Tails use vpmaskmovd for whole dwords, a copy through a small buffer for the
-// rest.
+// (encode_index). Tails use vpmaskmovd for whole dwords; other partial stores are two
+// overlapping plain stores (store_part), partial loads outside the input window a copy through
+// a small buffer.
 #include <algorithm>
 #include <bit>
 #include <cstdint>
@@ -54,14 +55,55 @@ struct Avx2 {
     return _mm256_load_si256(reinterpret_cast<const __m256i*>(buf));
   }
   GENTT_SIMD_TARGET static void store(char* p, V v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+  // The first `bytes` bytes of v at p, nothing past them touched. Whole dwords by vpmaskmovd;
+  // other sizes by two overlapping plain stores (the second of a window of v's bytes ending at
+  // `bytes`), as the generated kernels' gentt_avx2_store_halves: through a stack buffer and
+  // memcpy, a 9-element uint16 row (seed 002's (3,32,8,16,24,16,20,3) reversal, whose output rows
+  // are 18 bytes) cost a library call per register.
   GENTT_SIMD_TARGET static void store_part(char* p, V v, int bytes, unsigned long long) {
     if (bytes == kBytes) return store(p, v);
     if (bytes == 0) return;
     if (bytes % 4 == 0) return _mm256_maskstore_epi32(reinterpret_cast<int*>(p), dword_mask(bytes), v);
-    alignas(32) unsigned char buf[32];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(buf), v);
-    std::memcpy(p, buf, static_cast<std::size_t>(bytes));
+    const __m128i lo = _mm256_castsi256_si128(v);
+    if (bytes > 16) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(p), lo);
+      return _mm_storeu_si128(reinterpret_cast<__m128i*>(p + bytes - 16), window(v, bytes - 16));
+    }
+    const int part = bytes >= 8 ? 8 : bytes >= 4 ? 4 : bytes >= 2 ? 2 : 1;
+    const __m128i last = _mm_shuffle_epi8(lo, _mm_loadu_si128(reinterpret_cast<const __m128i*>(kSlide + bytes - part)));
+    switch (part) {
+      case 8:
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(p), lo);
+        return _mm_storel_epi64(reinterpret_cast<__m128i*>(p + bytes - 8), last);
+      case 4: {
+        const int a = _mm_cvtsi128_si32(lo), b = _mm_cvtsi128_si32(last);
+        std::memcpy(p, &a, 4);
+        return (void)std::memcpy(p + bytes - 4, &b, 4);
+      }
+      case 2: {
+        const auto a = static_cast<std::uint16_t>(_mm_cvtsi128_si32(lo));
+        const auto b = static_cast<std::uint16_t>(_mm_cvtsi128_si32(last));
+        std::memcpy(p, &a, 2);
+        return (void)std::memcpy(p + bytes - 2, &b, 2);
+      }
+      default:
+        *p = static_cast<char>(_mm_cvtsi128_si32(lo));
+    }
   }
+  // Bytes k..k+15 of v (0 <= k <= 16): byte i from the low half where k + i < 16, else the high.
+  GENTT_SIMD_TARGET static __m128i window(V v, int k) {
+    const __m128i from_lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kSlide + k));
+    const __m128i from_hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kSlide + 32 + k));
+    return _mm_or_si128(_mm_shuffle_epi8(_mm256_castsi256_si128(v), from_lo),
+                        _mm_shuffle_epi8(_mm256_extracti128_si256(v, 1), from_hi));
+  }
+  // vpshufb controls: 16 bytes at kSlide + k take bytes k.. of a register (zero past its end),
+  // at kSlide + 32 + k its bytes 0..k-1 into lanes 16 - k.. (zero below).
+  alignas(64) static constexpr unsigned char kSlide[64] = {
+      0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12,   13,   14,   15,
+      0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+      0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+      0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12,   13,   14,   15};
   GENTT_SIMD_TARGET static void stream(char* p, V v) { _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v); }
   GENTT_SIMD_TARGET static void fence() { _mm_sfence(); }
   GENTT_SIMD_TARGET static V load_index(const unsigned char* p) {

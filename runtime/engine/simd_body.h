@@ -37,11 +37,12 @@ struct Program {
   unsigned char pass_unit[kMaxPasses];
   bool full_loads, full_stores;
   bool shares_full;  // SimdProgram::shares_full
-  // Register r's offset is offset[0] + (r % H) * step + (r / H) * step2 with H = max(R / 2, 1)
+  // Register r's offset is base + (r % H) * step + (r / H) * step2 with H = max(R / 2, 1)
   // (affine_at; most full programs, step2 = H * step; AVX2's 16-register streaming blocks, whose
-  // top register bit is the next output chunk): computed, not loaded.
+  // top register bit is the next output chunk): computed, not loaded. Only registers that move
+  // bytes count (affine_registers): a padded axis' registers keep offset 0 in the tables.
   bool affine_loads, affine_stores;
-  std::int64_t load_step, store_step, load_step2, store_step2;
+  std::int64_t load_base, store_base, load_step, store_step, load_step2, store_step2;
   const ElementMoves* moves;  // a sparse program: element moves instead of the butterfly
 };
 
@@ -490,7 +491,7 @@ struct BlockBody {
     if (p.moves && !sink->fn) return run_moves(*p.moves, in_elem_bytes, in, out);
     V v[R];
     if (p.full_loads && p.affine_loads) {
-      const char* base = in + p.load_offset[0];
+      const char* base = in + p.load_base;
       const std::int64_t step = p.load_step, step2 = p.load_step2;
 #pragma GCC unroll 64
       for (int r = 0; r < R; ++r) v[r] = T::load(base + affine_at<R>(r, step, step2));
@@ -516,7 +517,7 @@ struct BlockBody {
     }
     if (!stream) {
       if (p.full_stores && p.affine_stores) {
-        char* base = out + p.store_offset[0];
+        char* base = out + p.store_base;
         const std::int64_t step = p.store_step, step2 = p.store_step2;
 #pragma GCC unroll 64
         for (int r = 0; r < R; ++r) T::store(base + affine_at<R>(r, step, step2), v[r]);
@@ -530,8 +531,8 @@ struct BlockBody {
       return;
     }
     if (p.full_stores && p.affine_stores && ((p.store_step | p.store_step2) & (B - 1)) == 0 &&
-        (reinterpret_cast<std::uintptr_t>(out + p.store_offset[0]) & (B - 1)) == 0) {
-      char* base = out + p.store_offset[0];
+        (reinterpret_cast<std::uintptr_t>(out + p.store_base) & (B - 1)) == 0) {
+      char* base = out + p.store_base;
       const std::int64_t step = p.store_step, step2 = p.store_step2;
 #pragma GCC unroll 64
       for (int r = 0; r < R; ++r) T::stream(base + affine_at<R>(r, step, step2), v[r]);
@@ -601,7 +602,7 @@ GENTT_SIMD_TARGET void run_lean(const Data& d, const char* in, char* out, std::i
   const Program& full = d.programs.front();
   LeanBody<T, RegBits, Passes, Fixed> body{d.programs.data(), d.in_elem_bytes, in_lo, in_window, d.stream,
                                            lean_ahead<T>(d.loops), {}, full.full_loads && full.full_stores,
-                                           full.load_offset[0], full.store_offset[0], full.load_step,
+                                           full.load_base, full.store_base, full.load_step,
                                            full.load_step2, full.store_step, full.store_step2};
   std::memcpy(body.unit, full.pass_unit, sizeof body.unit);
   for (int s = 0; s < Passes && !Fixed; ++s) {
@@ -671,6 +672,42 @@ RunFn pick_run(int reg_bits, int passes, bool butterfly) {
   return fn;
 }
 
+// Whether the offsets of the registers that move bytes (bytes[r] != 0) follow affine_at's rule,
+// off[r] = base + (r % H) * step + (r / H) * step2 with H = max(R / 2, 1): step between the
+// registers of each half, step2 between the halves. The other registers are read and written
+// nowhere (their tables say offset 0), so they do not count: a padded axis (3 of 4 registers,
+// seed 002's (3,32,8,16,24,16,20,3) uint16 reversal) keeps the lean body.
+inline bool affine_registers(const std::vector<std::int64_t>& off, const std::vector<std::int32_t>& bytes,
+                             std::int64_t* base, std::int64_t* step, std::int64_t* step2) {
+  const std::size_t n = off.size();
+  const std::size_t half = n > 1 ? n / 2 : 1;
+  *base = *step = *step2 = 0;
+  std::size_t first = n;
+  for (std::size_t r = 0; r < n && first == n; ++r)
+    if (bytes[r] != 0) first = r;
+  if (first == n) return true;  // nothing moves
+  const auto pos = [&](std::size_t r) { return static_cast<std::int64_t>(r % half); };
+  const auto hi = [&](std::size_t r) { return static_cast<std::int64_t>(r / half); };
+  bool have_step = false, have_step2 = false;
+  for (std::size_t r = first + 1; r < n; ++r) {
+    if (bytes[r] == 0) continue;
+    if (!have_step && hi(r) == hi(first) && pos(r) != pos(first)) {
+      const std::int64_t d = off[r] - off[first], k = pos(r) - pos(first);
+      if (d % k != 0) return false;
+      *step = d / k;
+      have_step = true;
+    }
+    if (!have_step2 && pos(r) == pos(first) && hi(r) != hi(first)) {
+      *step2 = (off[r] - off[first]) / (hi(r) - hi(first));
+      have_step2 = true;
+    }
+  }
+  *base = off[first] - pos(first) * *step - hi(first) * *step2;
+  for (std::size_t r = 0; r < n; ++r)
+    if (bytes[r] != 0 && off[r] != *base + pos(r) * *step + hi(r) * *step2) return false;
+  return true;
+}
+
 // SimdBlocks: innermost runs shorter than this that end in a tail block take the plain lean body.
 inline constexpr std::int64_t kShortTailRun = 8;
 
@@ -705,19 +742,9 @@ class SimdBlocks final : public PreparedBlocks {
       p.full_loads = sp.full_loads;
       p.full_stores = sp.full_stores;
       p.shares_full = sp.shares_full;
-      // affine_at's rule: step between the registers of each half, step2 between the halves.
-      auto affine = [](const std::vector<std::int64_t>& off, std::int64_t* step, std::int64_t* step2) {
-        const std::size_t half = off.size() > 1 ? off.size() / 2 : 1;
-        *step = off.size() > 1 ? off[1] - off[0] : 0;
-        *step2 = off.size() > 1 ? off[half] - off[0] : 0;
-        for (std::size_t r = 0; r < off.size(); ++r)
-          if (off[r] != off[0] + static_cast<std::int64_t>(r % half) * *step +
-                            static_cast<std::int64_t>(r / half) * *step2)
-            return false;
-        return true;
-      };
-      p.affine_loads = affine(sp.load_offset, &p.load_step, &p.load_step2);
-      p.affine_stores = affine(sp.store_offset, &p.store_step, &p.store_step2);
+      p.affine_loads = affine_registers(sp.load_offset, sp.load_bytes, &p.load_base, &p.load_step, &p.load_step2);
+      p.affine_stores =
+          affine_registers(sp.store_offset, sp.store_bytes, &p.store_base, &p.store_step, &p.store_step2);
       p.moves = sp.moves ? &*sp.moves : nullptr;
       data_.programs.push_back(p);
     }

@@ -186,6 +186,17 @@ TEST_CASE("permute: AVX2 moves bytes and 16-bit elements with byte shuffles", "[
     if (c.shape[0] == 6144) CHECK(text.find("stores: streaming") != std::string::npos);
     for (int threads : {1, 2}) check_contiguous(c, "avx2", threads, rng);
   }
+  // A kept 3-element axis among the register bits (seed 002's uint16 reversal, small): the
+  // padded registers move nothing, so the full program is affine over the others and runs the
+  // lean body; its output rows of 9 elements take AVX2's overlapping partial stores. Then
+  // kept runs of 1..15 odd-sized elements: partial stores of every byte count.
+  const Case seed002{{3, 4, 8, 5, 3}, {3, 2, 1, 0, 4}, 2};
+  const std::string text = plan_text(seed002, "avx2");
+  INFO(text);
+  CHECK(text.find("(lean") != std::string::npos);
+  for (int threads : {1, 2}) check_contiguous(seed002, "avx2", threads, rng);
+  for (std::int64_t kept = 1; kept <= 15; ++kept)
+    for (std::int64_t elem : {1, 2, 3}) check_contiguous(Case{{7, 9, kept}, {1, 0, 2}, elem}, "avx2", 1, rng);
 }
 
 TEST_CASE("permute: AVX2 runs plain lane exchanges in fixed forms", "[permute]") {
