@@ -46,6 +46,35 @@ struct Avx512 {
                                     _mm512_permutex2var_epi16(a, odd_words, b), pick);
   }
 #endif
+  // The plain exchange of byte-lane bit L (simd_tables.h, kButterflyLane) for every L, with no
+  // index vector: the 256-bit halves by vshufi64x2, 16-byte lanes by a masked vpermq, 8- and
+  // 4-byte lanes by unpack and a masked vpshufd, 2- and 1-byte lanes by a shift and a masked
+  // blend. With them a lean plan whose passes are an ordinary transpose's runs LeanBody's fixed
+  // form: whole runs of full blocks, several at a time, loads first (simd_body.h).
+  static constexpr unsigned kButterflyLanes = 0x3F;
+  template <int L>
+  GENTT_SIMD_TARGET static void butterfly(V a, V b, V& lo, V& hi) {
+    if constexpr (L == 5) {
+      lo = _mm512_shuffle_i64x2(a, b, 0x44);  // a.lo256, b.lo256
+      hi = _mm512_shuffle_i64x2(a, b, 0xEE);  // a.hi256, b.hi256
+    } else if constexpr (L == 4) {
+      lo = _mm512_mask_permutex_epi64(a, 0xCC, b, 0x44);  // qwords 2,3 (6,7) of each half: b's 0,1
+      hi = _mm512_mask_permutex_epi64(b, 0x33, a, 0xEE);  // qwords 0,1 (4,5) of each half: a's 2,3
+    } else if constexpr (L == 3) {
+      lo = _mm512_unpacklo_epi64(a, b);
+      hi = _mm512_unpackhi_epi64(a, b);
+    } else if constexpr (L == 2) {
+      lo = _mm512_mask_shuffle_epi32(a, 0xAAAA, b, static_cast<_MM_PERM_ENUM>(0xA0));  // odd dwords: b's even
+      hi = _mm512_mask_shuffle_epi32(b, 0x5555, a, static_cast<_MM_PERM_ENUM>(0xF5));  // even dwords: a's odd
+    } else if constexpr (L == 1) {
+      lo = _mm512_mask_blend_epi16(0xAAAAAAAAu, a, _mm512_slli_epi32(b, 16));
+      hi = _mm512_mask_blend_epi16(0xAAAAAAAAu, _mm512_srli_epi32(a, 16), b);
+    } else {
+      static_assert(L == 0, "AVX-512 has byte-lane bits 0..5");
+      lo = _mm512_mask_blend_epi8(0xAAAAAAAAAAAAAAAAull, a, _mm512_slli_epi16(b, 8));
+      hi = _mm512_mask_blend_epi8(0xAAAAAAAAAAAAAAAAull, _mm512_srli_epi16(a, 8), b);
+    }
+  }
   template <int Unit>
   GENTT_SIMD_TARGET static V permute2(V a, V index, V b) {
 #if defined(GENTT_AVX512_VBMI)

@@ -225,20 +225,17 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
 int butterfly_lane_bit(const SimdTables& tables, const SimdProgram& p, int pass) {
   if (!tables.butterfly || pass >= tables.passes || !((p.uniform_passes >> pass) & 1) || p.index.empty()) return -1;
   const int unit = p.pass_unit[pass] == kLaneLocalBytes ? 1 : p.pass_unit[pass];
-  if (unit != 1 && unit != 4) return -1;
+  if (unit != 1 && unit != 2 && unit != 4 && unit != 8) return -1;
   const int bytes = tables.vector_bytes, lanes = bytes / unit;
   const std::size_t per_pass = (std::size_t{1} << tables.reg_bits) * static_cast<std::size_t>(bytes);
   const unsigned char* lo = p.index.data() + static_cast<std::size_t>(pass) * per_pass;
   const unsigned char* hi = lo + (std::size_t{1} << pass) * static_cast<std::size_t>(bytes);
   // Byte q of the result under index vector v: byte of concat(a, b) (b's from `bytes` on).
   auto source_byte = [&](const unsigned char* v, int q) {
-    std::int32_t e = 0;
-    if (unit == 1) {
-      e = v[q];
-    } else {
-      std::memcpy(&e, v + (q / unit) * unit, sizeof e);
-    }
-    const int lane = e % lanes, from_b = (e / lanes) & 1;
+    // put()'s little-endian entries of `unit` bytes; their values are below 2 * lanes.
+    std::int64_t e = 0;
+    std::memcpy(&e, v + (q / unit) * unit, static_cast<std::size_t>(unit));
+    const int lane = static_cast<int>(e % lanes), from_b = static_cast<int>((e / lanes) & 1);
     return from_b * bytes + lane * unit + q % unit;
   };
   for (int bit = 0; (1 << bit) < bytes; ++bit) {

@@ -70,7 +70,7 @@ struct SimdTables {
 // out_elem_bytes: the output element size of a converting plan (sink_offset), else elem_bytes.
 // The byte-lane bit L when pass `pass` of program p (uniform, butterfly) is the plain exchange
 // of byte-lane bit L (kButterflyLane), else -1. Reads the index vectors as make_simd_tables
-// wrote them: units of 1 byte (or kLaneLocalBytes) or 4 bytes.
+// wrote them: units of 1 (or kLaneLocalBytes), 2, 4 or 8 bytes.
 int butterfly_lane_bit(const SimdTables& tables, const SimdProgram& p, int pass);
 
 std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64_t elem_bytes, int vector_bytes,

@@ -199,14 +199,11 @@ TEST_CASE("permute: AVX2 moves bytes and 16-bit elements with byte shuffles", "[
     for (std::int64_t elem : {1, 2, 3}) check_contiguous(Case{{7, 9, kept}, {1, 0, 2}, elem}, "avx2", 1, rng);
 }
 
-TEST_CASE("permute: AVX2 runs plain lane exchanges in fixed forms", "[permute]") {
-  if (!gentt::cpu_supports("avx2")) {
-    WARN("this CPU lacks AVX2: the AVX2 engine's fixed butterfly forms are not checked here");
-    return;
-  }
+TEST_CASE("permute: AVX2 and AVX-512 run plain lane exchanges in fixed forms", "[permute]") {
   // Transposes of 1-, 2-, 4- and 8-byte elements: every butterfly pass is the plain exchange of
-  // one byte-lane bit (16-, 8-, 4-, 2- and 1-byte lanes), run as permute2x128, unpack, or a
-  // shift and a blend; with tails (lean masks) and a float64 plan whose lean body prefetches.
+  // one byte-lane bit (32-, 16-, 8-, 4-, 2- and 1-byte lanes), run as permute2x128 / vshufi64x2,
+  // a masked vpermq, unpack, a masked vpshufd, or a shift and a blend; with tails (lean masks)
+  // and a float64 plan whose lean body prefetches.
   std::mt19937_64 rng(2611241);
   const std::vector<Case> cases = {
       {{64, 96}, {1, 0}, 8},   {{128, 64}, {1, 0}, 4},       {{64, 64, 64}, {2, 1, 0}, 2},
@@ -225,17 +222,24 @@ TEST_CASE("permute: AVX2 runs plain lane exchanges in fixed forms", "[permute]")
       {{8, 8, 8, 8, 8, 8}, {4, 1, 2, 5, 3, 0}, 8},
       {{16, 8, 16, 8, 16}, {3, 1, 4, 2, 0}, 8},
   };
-  int fixed = 0;
-  for (const Case& c : cases) {
-    const std::string text = plan_text(c, "avx2");
-    INFO(text);
-    CHECK(text.find("engine: avx2") != std::string::npos);
-    if (c.shape.size() <= 3 && c.perm[0] == static_cast<int>(c.shape.size()) - 1)
-      CHECK(text.find("plain exchange of") != std::string::npos);
-    fixed += text.find("full blocks in fixed forms") != std::string::npos;
-    for (int threads : {1, 2, 3}) check_contiguous(c, "avx2", threads, rng);
+  for (const char* isa : {"avx2", "avx512", "avx512skx"}) {
+    if (!gentt::cpu_supports(isa)) {
+      WARN("this CPU cannot run " << isa << ": that engine's fixed butterfly forms are not checked here");
+      continue;
+    }
+    int fixed = 0;
+    for (const Case& c : cases) {
+      const std::string text = plan_text(c, isa);
+      INFO(isa << ": " << text);
+      CHECK(text.find(std::string("engine: ") + (std::string(isa) == "avx2" ? "avx2" : "avx512")) != std::string::npos);
+      if (c.shape.size() <= 3 && c.perm[0] == static_cast<int>(c.shape.size()) - 1)
+        CHECK(text.find("plain exchange of") != std::string::npos);
+      fixed += text.find("full blocks in fixed forms") != std::string::npos;
+      for (int threads : {1, 2, 3}) check_contiguous(c, isa, threads, rng);
+    }
+    INFO(isa);
+    CHECK(fixed >= 6);
   }
-  CHECK(fixed >= 6);
 }
 
 TEST_CASE("permute: all-size-2 tensors up to rank 16", "[permute]") {
