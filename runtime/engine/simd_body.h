@@ -20,7 +20,8 @@
 //   optionally static constexpr unsigned kButterflyLanes, a mask of the byte-lane bits L it has
 //   a fixed form for, and template <int L> static void butterfly(V a, V b, V& lo, V& hi): the
 //   plain exchange of byte-lane bit L (simd_tables.h, kButterflyLane);
-//   optionally static constexpr bool kPrefetchAhead: the lean body prefetches (lean_ahead).
+//   optionally static constexpr bool kPrefetchAhead: the lean body prefetches (lean_ahead);
+//   optionally static constexpr std::int64_t kShortTailRun: SimdBlocks' threshold (kShortTailRun).
 // Then `prepare_simd<Traits, MaxRegBits>(...)` prepares a plan for the engine (its run function
 // from `pick_run<Traits>(reg_bits, passes, butterfly)`).
 
@@ -708,16 +709,24 @@ inline bool affine_registers(const std::vector<std::int64_t>& off, const std::ve
   return true;
 }
 
-// SimdBlocks: innermost runs shorter than this that end in a tail block take the plain lean body.
+// SimdBlocks: innermost runs shorter than this that end in a tail block take the plain lean body
+// (T::kShortTailRun where the traits say otherwise).
 inline constexpr std::int64_t kShortTailRun = 8;
+template <class T>
+constexpr std::int64_t short_tail_run() {
+  if constexpr (requires { T::kShortTailRun; }) return T::kShortTailRun;
+  return kShortTailRun;
+}
 
 class SimdBlocks final : public PreparedBlocks {
  public:
   // fn: the generic run function; lean_fn: the lean one for the plan's registers and passes
   // (LeanBody), used when every program fits it.
   // fixed_fn: the lean one with LeanBody's fixed forms, when the plan's passes are those (or nullptr).
+  // short_tail_run: short_tail_run<T>().
   SimdBlocks(std::shared_ptr<const SimdTables> tables, std::vector<WalkLoop> loops, RunFn fn, RunFn lean_fn,
-             RunFn fixed_fn, const PrepareOptions& options, std::int64_t in_elem_bytes, const char* isa)
+             RunFn fixed_fn, std::int64_t short_tail_run, const PrepareOptions& options, std::int64_t in_elem_bytes,
+             const char* isa)
       : tables_(std::move(tables)), fn_(fn), isa_(isa) {
     const bool stream = options.stream;
     if (options.sink) data_.sink = *options.sink;
@@ -754,10 +763,11 @@ class SimdBlocks final : public PreparedBlocks {
     for (const Program& p : data_.programs) lean_ = lean_ && (p.shares_full || p.moves);
     // The fixed forms pay per run (a call for each tail block, run_full's set-up): where the
     // innermost loop's runs are a few blocks and end in a tail block, the plain lean body is
-    // faster (17^6 float64 (3,2,5,0,1,4), runs of 4 full blocks and a tail: 1.0 of the
-    // generated kernel against 0.87).
+    // faster on AVX2 (Zen 3: 17^6 float64 (3,2,5,0,1,4), runs of 4 full blocks and a tail: 1.0
+    // of the generated kernel against 0.87). Not on AVX-512 (Zen 4: 17^6 float64, runs of 2 and
+    // a tail, 1.15-1.4x with the fixed forms; avx512_traits.h).
     const bool short_tail_runs =
-        !data_.loops.empty() && data_.loops.back().tail_bit >= 0 && data_.loops.back().count < kShortTailRun;
+        !data_.loops.empty() && data_.loops.back().tail_bit >= 0 && data_.loops.back().count < short_tail_run;
     fixed_ = lean_ && fixed_fn && !short_tail_runs;
     if (lean_) fn_ = fixed_ ? fixed_fn : lean_fn;
   }
@@ -833,6 +843,7 @@ std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int
   return over_regions(tables.loops, elem_bytes, out_bytes, options,
                       [&](const BlockLoops& loops, const PrepareOptions& o) -> std::unique_ptr<PreparedBlocks> {
                         return std::make_unique<SimdBlocks>(shared, walk_loops(loops, elem_bytes, out_bytes), fn,
-                                                            lean_fn, fixed_fn, o, elem_bytes, isa);
+                                                            lean_fn, fixed_fn, short_tail_run<T>(), o, elem_bytes,
+                                                            isa);
                       });
 }
