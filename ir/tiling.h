@@ -43,14 +43,18 @@ struct TileChoice {
 // Untiled walks of outputs of at least this many bytes take LoopOrder::balanced. Measured
 // (generated AVX-512 kernels, x best copy, 1 thread): TTLG set median 0.55 -> 0.60, up to 1.7x
 // on 17^6 float64; seed 002's uint16 (6,5,4,3,2,1,0,7) 0.10 -> 0.38; 100^4 float32 reversed
-// 0.15 -> 0.36; TTC unchanged. Below it the output stays in this L3 between calls, where
-// output order measured better: complex128 64^3 reversed (4 MiB) 0.50 -> 0.27.
-inline constexpr int64_t kBalancedMinBytes = int64_t{32} << 20;
+// 0.15 -> 0.36; TTC unchanged. It was 32 MiB; on a Zen 4 with a 32 MiB L3, input and output
+// of 8-16 MiB no longer stay in it together, and output order read badly there: 16 MiB
+// reversals and transposes of float32 (128x64x33x16, 64x128x512) 1.1-1.8x balanced (AVX2
+// 1.1-1.9x), a set of sixteen 8-128 MiB cases median 1.04 (AVX2 1.06), none below 0.95.
+// Below it the output stays in the L3 between calls, where output order measured better:
+// complex128 64^3 reversed (4 MiB) 0.50 -> 0.27 (Zen 5).
+inline constexpr int64_t kBalancedMinBytes = int64_t{8} << 20;
 
 // Appended to a TileChoice's reason where the caller walked its loops in LoopOrder::balanced.
 inline constexpr const char* kBalancedReason =
     "; loops ordered from the block outwards, each continuing the shorter of the input's and the "
-    "output's contiguous runs (outputs of 32 MiB and more)";
+    "output's contiguous runs (outputs of 8 MiB and more)";
 
 // Tiles `loops` when the output is at least `min_bytes`; block_in_bytes are the bytes one full
 // block reads, cache_bytes the budget for one tile's input lines. On success `loops` becomes

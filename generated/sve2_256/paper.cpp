@@ -468,17 +468,17 @@ inline void paper_f32_128x64x32x16_p1302_block0(const paper_f32_128x64x32x16_p13
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
 //   i0: count 64, in_stride 512, out_stride 65536  (axis 1)
-//   i1: count 2, in_stride 8, out_stride 32768  (axis 3 in chunks of 8)
-//   i2: count 128, in_stride 32768, out_stride 32  (axis 0)
+//   i1: count 128, in_stride 32768, out_stride 32  (axis 0)
+//   i2: count 2, in_stride 8, out_stride 32768  (axis 3 in chunks of 8)
 //   i3: count 4, in_stride 128, out_stride 8  (axis 2 in chunks of 8)
 void paper_f32_128x64x32x16_p1302_run(const paper_f32_128x64x32x16_p1302_elem* in, paper_f32_128x64x32x16_p1302_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
   std::int64_t i0 = begin / 1024;
-  std::int64_t i1 = begin / 512 % 2;
-  std::int64_t i2 = begin / 4 % 128;
+  std::int64_t i1 = begin / 8 % 128;
+  std::int64_t i2 = begin / 4 % 2;
   std::int64_t i3 = begin % 4;
-  std::int64_t in_off = i0 * 512 + i1 * 8 + i2 * 32768 + i3 * 128;
-  std::int64_t out_off = i0 * 65536 + i1 * 32768 + i2 * 32 + i3 * 8;
+  std::int64_t in_off = i0 * 512 + i1 * 32768 + i2 * 8 + i3 * 128;
+  std::int64_t out_off = i0 * 65536 + i1 * 32 + i2 * 32768 + i3 * 8;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
     const std::int64_t stop = i3 + (end - it < 4 - i3 ? end - it : 4 - i3);
@@ -486,14 +486,16 @@ void paper_f32_128x64x32x16_p1302_run(const paper_f32_128x64x32x16_p1302_elem* i
     for (; i3 < stop; ++i3, in_off += 128, out_off += 8) paper_f32_128x64x32x16_p1302_block0(in + in_off, out + out_off);
     if (i3 == 4) {
       i3 = 0;
-      in_off += 32256;
-      if (++i2 == 128) {
+      in_off -= 504;
+      out_off += 32736;
+      if (++i2 == 2) {
         i2 = 0;
-        in_off -= 4194296;
-        out_off += 28672;
-        if (++i1 == 2) {
+        in_off += 32752;
+        out_off -= 65504;
+        if (++i1 == 128) {
           i1 = 0;
-          in_off += 496;
+          in_off -= 4193792;
+          out_off += 61440;
           ++i0;
         }
       }

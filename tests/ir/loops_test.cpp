@@ -98,6 +98,13 @@ TEST_CASE("loops: lowering takes the balanced order only for untiled outputs pas
   CHECK(k.loops[k.loops.size() - 3].what == "axis 4");
   verify_kernel(k);
 
+  // 16 MiB, loops too short for tiles: input and output together fill a 32 MiB last-level
+  // cache, so balanced (kBalancedMinBytes).
+  const Kernel mid = lower(make_plan(canonicalize(4, {128, 64, 33, 16}, {3, 2, 1, 0}), 16), "k");
+  CHECK_FALSE(mid.tiled);
+  CHECK_THAT(mid.tiling, Catch::Contains("from the block outwards"));
+  verify_kernel(mid);
+
   // 4 MiB: large enough for tiles, but it stays in the last-level cache: output order.
   const Kernel small = lower(make_plan(canonicalize(16, {64, 64, 64}, {2, 1, 0}), 4), "k");
   CHECK_THAT(small.tiling, !Catch::Contains("from the block outwards"));
