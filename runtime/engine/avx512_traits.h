@@ -56,27 +56,30 @@ struct Avx512 {
   // kShortTailRun is AVX2's): on Zen 4, 17^6 float64 (runs of 2 full blocks and a 1-of-8 tail)
   // ran 1.15-1.4x faster with them, runtime / generated kernel on TTLG min 0.45 -> 0.58.
   static constexpr std::int64_t kShortTailRun = 0;
+  // Each form is written with a merge source under a full mask where the plain intrinsic has
+  // none: GCC 12's plain forms pass _mm512_undefined_epi32() and warn (-Wmaybe-uninitialized)
+  // wherever they inline; a full constant mask compiles to the same unmasked instruction.
   template <int L>
   GENTT_SIMD_TARGET static void butterfly(V a, V b, V& lo, V& hi) {
     if constexpr (L == 5) {
-      lo = _mm512_shuffle_i64x2(a, b, 0x44);  // a.lo256, b.lo256
-      hi = _mm512_shuffle_i64x2(a, b, 0xEE);  // a.hi256, b.hi256
+      lo = _mm512_mask_shuffle_i64x2(a, 0xFF, a, b, 0x44);  // a.lo256, b.lo256
+      hi = _mm512_mask_shuffle_i64x2(a, 0xFF, a, b, 0xEE);  // a.hi256, b.hi256
     } else if constexpr (L == 4) {
       lo = _mm512_mask_permutex_epi64(a, 0xCC, b, 0x44);  // qwords 2,3 (6,7) of each half: b's 0,1
       hi = _mm512_mask_permutex_epi64(b, 0x33, a, 0xEE);  // qwords 0,1 (4,5) of each half: a's 2,3
     } else if constexpr (L == 3) {
-      lo = _mm512_unpacklo_epi64(a, b);
-      hi = _mm512_unpackhi_epi64(a, b);
+      lo = _mm512_mask_unpacklo_epi64(a, 0xFF, a, b);
+      hi = _mm512_mask_unpackhi_epi64(a, 0xFF, a, b);
     } else if constexpr (L == 2) {
       lo = _mm512_mask_shuffle_epi32(a, 0xAAAA, b, static_cast<_MM_PERM_ENUM>(0xA0));  // odd dwords: b's even
       hi = _mm512_mask_shuffle_epi32(b, 0x5555, a, static_cast<_MM_PERM_ENUM>(0xF5));  // even dwords: a's odd
     } else if constexpr (L == 1) {
-      lo = _mm512_mask_blend_epi16(0xAAAAAAAAu, a, _mm512_slli_epi32(b, 16));
-      hi = _mm512_mask_blend_epi16(0xAAAAAAAAu, _mm512_srli_epi32(a, 16), b);
+      lo = _mm512_mask_blend_epi16(0xAAAAAAAAu, a, _mm512_mask_slli_epi32(b, 0xFFFF, b, 16));
+      hi = _mm512_mask_blend_epi16(0xAAAAAAAAu, _mm512_mask_srli_epi32(a, 0xFFFF, a, 16), b);
     } else {
       static_assert(L == 0, "AVX-512 has byte-lane bits 0..5");
-      lo = _mm512_mask_blend_epi8(0xAAAAAAAAAAAAAAAAull, a, _mm512_slli_epi16(b, 8));
-      hi = _mm512_mask_blend_epi8(0xAAAAAAAAAAAAAAAAull, _mm512_srli_epi16(a, 8), b);
+      lo = _mm512_mask_blend_epi8(0xAAAAAAAAAAAAAAAAull, a, _mm512_mask_slli_epi16(b, 0xFFFFFFFFu, b, 8));
+      hi = _mm512_mask_blend_epi8(0xAAAAAAAAAAAAAAAAull, _mm512_mask_srli_epi16(a, 0xFFFFFFFFu, a, 8), b);
     }
   }
   template <int Unit>
