@@ -46,16 +46,16 @@ struct Avx512 {
                                     _mm512_permutex2var_epi16(a, odd_words, b), pick);
   }
 #endif
+  // Innermost runs of a few blocks that end in a tail keep the fixed forms (simd_body.h's
+  // kShortTailRun is AVX2's): on Zen 4, 17^6 float64 (runs of 2 full blocks and a 1-of-8 tail)
+  // ran 1.15-1.4x faster with them, runtime / generated kernel on TTLG min 0.45 -> 0.58.
+  static constexpr std::int64_t kShortTailRun = 0;
   // The plain exchange of byte-lane bit L (simd_tables.h, kButterflyLane) for every L, with no
   // index vector: the 256-bit halves by vshufi64x2, 16-byte lanes by a masked vpermq, 8- and
   // 4-byte lanes by unpack and a masked vpshufd, 2- and 1-byte lanes by a shift and a masked
   // blend. With them a lean plan whose passes are an ordinary transpose's runs LeanBody's fixed
   // form: whole runs of full blocks, several at a time, loads first (simd_body.h).
   static constexpr unsigned kButterflyLanes = 0x3F;
-  // Innermost runs of a few blocks that end in a tail keep the fixed forms (simd_body.h's
-  // kShortTailRun is AVX2's): on Zen 4, 17^6 float64 (runs of 2 full blocks and a 1-of-8 tail)
-  // ran 1.15-1.4x faster with them, runtime / generated kernel on TTLG min 0.45 -> 0.58.
-  static constexpr std::int64_t kShortTailRun = 0;
   // Each form is written with a merge source under a full mask where the plain intrinsic has
   // none: GCC 12's plain forms pass _mm512_undefined_epi32() and warn (-Wmaybe-uninitialized)
   // wherever they inline; a full constant mask compiles to the same unmasked instruction.
