@@ -234,7 +234,9 @@ struct LeanBody {
   std::uintptr_t in_lo, in_window;  // load_in_window
   bool stream;
   std::int64_t ahead;  // input bytes to the block whose lines are prefetched (0: none; lean_ahead)
-  V pre[2 * Passes];  // pass s: the index vectors of registers 0 and 1 << s (not Fixed)
+  // pass s: the index vectors of registers 0 and 1 << s (not Fixed; Fixed keeps one vector, so
+  // that the body's value-initialization per call does not zero 2 * Passes unused vectors)
+  V pre[Fixed ? 1 : 2 * Passes];
   bool full0 = false;  // program 0 loads and stores whole vectors (run_full may run)
   // Program 0's geometry and pass units, copied here: the body's stores through char* could
   // alias the tables, so values read from them are reloaded after every store.
@@ -606,11 +608,12 @@ GENTT_SIMD_TARGET void run_lean(const Data& d, const char* in, char* out, std::i
                                            full.load_base, full.store_base, full.load_step,
                                            full.load_step2, full.store_step, full.store_step2};
   std::memcpy(body.unit, full.pass_unit, sizeof body.unit);
-  for (int s = 0; s < Passes && !Fixed; ++s) {
-    const unsigned char* index = full.index + s * (1 << RegBits) * T::kBytes;
-    body.pre[2 * s] = T::load_index(index);
-    body.pre[2 * s + 1] = T::load_index(index + (1 << s) * T::kBytes);
-  }
+  if constexpr (!Fixed)
+    for (int s = 0; s < Passes; ++s) {
+      const unsigned char* index = full.index + s * (1 << RegBits) * T::kBytes;
+      body.pre[2 * s] = T::load_index(index);
+      body.pre[2 * s + 1] = T::load_index(index + (1 << s) * T::kBytes);
+    }
   walk(d.loops.data(), static_cast<int>(d.loops.size()), begin, end, in, out, body);
   if (d.stream) T::fence();
 }

@@ -42,7 +42,10 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
     return;
   }
   constexpr int kMaxDepth = 64;
-  std::int64_t idx[kMaxDepth] = {};
+  // Only the first `depth` counters are used: zeroing all 64 (a 512-byte rep stos) was 8% of a
+  // 4 KiB call.
+  std::int64_t idx[kMaxDepth];
+  for (int d = 0; d < depth; ++d) idx[d] = 0;
   if (begin != 0) {  // the common whole-tensor call starts at zero: no division
     std::int64_t rest = begin;
     for (int d = depth - 1; d >= 0; --d) {
