@@ -45,6 +45,7 @@ struct LoopDim {
   int64_t out_stride = 0;  // elements added to out_base per iteration
   int tail_bit = -1;       // >= 0: the last iteration selects programs with this bit set
   std::string what;        // human note: which axis (and chunk) this loop walks
+  int axis = -1;           // the canonical axis it walks (make_block_loops), -1: not known
 };
 
 enum class OpKind { load, shuffle, store };

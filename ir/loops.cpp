@@ -102,7 +102,15 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
       for (int64_t n : covered) unit *= n;
       const bool short_row = in_run == unit && out_run == unit && in_run * c.elem_bytes < kShortRowBytes;
       const bool reads_first = order == LoopOrder::balanced_streaming && in_run == out_run;
-      const int axis = in_axis != out_axis && (in_run < out_run || short_row || reads_first) ? in_axis : out_axis;
+      int axis = in_axis != out_axis && (in_run < out_run || short_row || reads_first) ? in_axis : out_axis;
+      // Every axis already whole leaves only loops of extent 1 (a one-element tensor): take them
+      // in the given order.
+      if (axis < 0)
+        for (const Walk& w : walks)
+          if (std::none_of(inside_out.begin(), inside_out.end(), [&](const Walk& x) { return x.axis == w.axis; })) {
+            axis = w.axis;
+            break;
+          }
       inside_out.push_back(*std::find_if(walks.begin(), walks.end(), [&](const Walk& w) { return w.axis == axis; }));
       covered[axis] = c.shape[axis];
     }
@@ -120,6 +128,7 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
       w.dim.tail_bit = static_cast<int>(out.tail_block_index.size());
       out.tail_block_index.push_back(w.block_index);
     }
+    w.dim.axis = w.axis;
     out.loops.push_back(w.dim);
   }
   return out;

@@ -67,6 +67,11 @@ TEST_CASE("loops: balanced order continues the shorter run, output order on ties
   CHECK(inside_out(make_block_loops(long_rows, LoopOrder::balanced).loops)[1] ==
         inside_out(make_block_loops(long_rows, LoopOrder::output).loops)[1]);
 
+  // A one-element tensor: its loop of extent 1 covers nothing new (it crashed: no axis was open).
+  const Plan one = make_plan(canonicalize(4, {1, 1}, {1, 0}), 16);
+  CHECK(make_block_loops(one, LoopOrder::balanced).loops.size() ==
+        make_block_loops(one, LoopOrder::output).loops.size());
+
   // A 2-D transpose: the runs stay equal, so balanced is output order.
   const Plan square = make_plan(canonicalize(4, {4096, 4096}, {1, 0}), 16);
   CHECK(inside_out(make_block_loops(square, LoopOrder::balanced).loops) ==
