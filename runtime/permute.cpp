@@ -14,11 +14,13 @@
 #include "gentt/cpu.h"
 #include "ir/plan.h"
 #include "ir/problem.h"
+#include "ir/staging.h"
 #include "ir/stream.h"
 #include "ir/tiling.h"
 #include "runtime/engine/block_tables.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/row_copy.h"
+#include "runtime/engine/staged.h"
 #include "runtime/engine/strided_problem.h"
 #include "runtime/engine/thread_pool.h"
 #include "runtime/engine/transform.h"
@@ -515,6 +517,30 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   if (simd && isa == EngineIsa::avx2) impl->cached = prepare(*tables, tiling, cached_options, "avx2");
   impl->isa = engine_isa_name(impl->cached ? isa : EngineIsa::scalar);
   if (!impl->cached) impl->cached = prepare(*tables, tiling, cached_options, "scalar");
+  // Staged output (ir/staging.h): a large contiguous output written with cached stores goes out
+  // through tiles assembled in L1 and streamed in whole lines (untiled nests only: the tiled
+  // ones' regions are walked one after the other).
+  std::string stage_note;
+  const bool out_contiguous = out_dense || out_strides == contiguous_strides(out_shape);
+  if (simd && impl->isa != "scalar" && !impl->transform && out_contiguous && out_total >= kStageMinBytes &&
+      !tiling.tiled && tiling.regions.size() <= 1) {
+    std::string why;
+    if (const std::optional<StagePlan> stage = plan_staging(plan, tables->loops.loops, &why)) {
+      engine::StageGeometry g;
+      for (int l = 0; l < stage->level; ++l) {
+        g.outer_counts.push_back(tables->loops.loops[l].count);
+        g.outer_out_steps.push_back(tables->loops.loops[l].out_stride * elem_bytes);
+        g.outer_in_steps.push_back(tables->loops.loops[l].in_stride * elem_bytes);
+      }
+      g.run_bytes = stage->in_run_elements * elem_bytes;
+      for (const auto& [count, stride] : stage->in_loops) g.in_loops.push_back({count, stride * elem_bytes});
+      g.tile_iterations = stage->tile_iterations;
+      g.tile_bytes = stage->tile_elements * elem_bytes;
+      g.isa = is_avx512(isa) ? engine::StageIsa::avx512 : engine::StageIsa::avx2;
+      impl->cached = engine::make_staged(std::move(impl->cached), std::move(g));
+      stage_note = "; staged: " + stage->reason;
+    }
+  }
   // The streaming blocks of plan `p` (tables `t`, tiled as `tl`): every loop, every region's
   // base and every full store on a whole vector when `out` is on a line; tiled loops keep their
   // tiles (measured faster than the input-order walk), untiled ones read in input order (or
@@ -600,7 +626,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
                           : std::string("streaming when out is 64-byte aligned (loops ") + order_text(stream_order) +
                                 ")")
        << (impl->stream && vector < kLineBytes ? ", two 32-byte stores per line" + stream_note : "")
-       << "\n";
+       << (impl->stream && !stage_note.empty() ? "; otherwise cached" : "") << stage_note << "\n";
   impl->description = text.str();
   PermutePlan result;
   result.impl_ = std::move(impl);

@@ -311,6 +311,21 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
       CHECK(text.find("loops ordered from the block outwards") != std::string::npos);
     check_contiguous(odd, "auto", 2, rng);  // two parts (one part walks the same nest)
   }
+  // Staged output (ir/staging.h): 36 MiB whose rows are not on lines (no streaming variant); the
+  // inner loops write contiguous tiles of 13500 bytes, assembled in a buffer and streamed out.
+  // Whole tiles and the partial ones at the ends of parts (threads, execute_part), out on a line
+  // and off it, on each SIMD engine.
+  {
+    const Case staged{{12, 15, 15, 15, 15, 15}, {0, 1, 3, 5, 2, 4}, 4};
+    for (const char* isa : {"auto", "avx2"}) {
+      if (!gentt::cpu_supports(isa) && std::string(isa) != "auto") continue;
+      const std::string text = plan_text(staged, isa);
+      INFO(text);
+      if (text.find("engine: scalar") == std::string::npos)
+        CHECK(text.find("staged: output tiles of 13500 bytes") != std::string::npos);
+      for (int threads : {1, 3}) check_contiguous(staged, isa, threads, rng);
+    }
+  }
   // AVX2's streaming variant (two 32-byte streaming stores per line), tiled and in input order,
   // out on a line and off it (check_contiguous), where the CPU has AVX2.
   if (!gentt::cpu_supports("avx2")) return;

@@ -1,0 +1,85 @@
+#include "ir/staging.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+namespace gentt {
+
+std::optional<StagePlan> plan_staging(const Plan& plan, const std::vector<LoopDim>& loops, std::string* why,
+                                      int64_t min_tile_bytes, int64_t max_tile_bytes) {
+  const Canonical& c = plan.problem;
+  const int d = c.rank();
+  const int depth = static_cast<int>(loops.size());
+  // Output axes innermost first (smallest output stride first).
+  std::vector<int> out_axes(d);
+  for (int a = 0; a < d; ++a) out_axes[a] = a;
+  std::stable_sort(out_axes.begin(), out_axes.end(),
+                   [&](int x, int y) { return plan.out_strides[x] < plan.out_strides[y]; });
+  // covered[a]: axis a is whole inside one tile of the current level.
+  std::vector<bool> covered(d, false), in_block(d, false);
+  for (const auto& b : plan.block_axes) {
+    in_block[b.axis] = true;
+    covered[b.axis] = b.chunk >= b.extent;
+  }
+  std::optional<StagePlan> best;
+  int64_t iterations = 1;
+  for (int level = depth; level >= 0; --level) {
+    if (level < depth) {
+      const LoopDim& l = loops[level];
+      if (l.axis < 0 || l.axis >= d) {
+        if (why) *why = "the loops do not name their axes";
+        return std::nullopt;
+      }
+      covered[l.axis] = true;
+      iterations *= l.count;
+    }
+    // Every block axis whole inside the tile, and the covered axes the innermost output axes.
+    bool blocks_whole = true;
+    for (int a = 0; a < d; ++a) blocks_whole &= !in_block[a] || covered[a];
+    if (!blocks_whole) continue;
+    int n = 0;
+    for (int a = 0; a < d; ++a) n += covered[a];
+    bool innermost = true;
+    int64_t elements = 1;
+    for (int k = 0; k < n; ++k) {
+      innermost &= covered[out_axes[k]];
+      elements *= c.shape[out_axes[k]];
+    }
+    if (!innermost) continue;
+    const int64_t bytes = elements * c.elem_bytes;
+    if (bytes > max_tile_bytes) break;
+    if (bytes >= min_tile_bytes) {
+      best = StagePlan{level, elements, iterations, 1, {}, ""};
+      // The input side: the covered axes by input stride, innermost first; those that continue
+      // a contiguous run join it, the others are loops over runs.
+      std::vector<int> in_axes;
+      for (int k = 0; k < n; ++k) in_axes.push_back(out_axes[k]);
+      std::stable_sort(in_axes.begin(), in_axes.end(),
+                       [&](int x, int y) { return std::abs(plan.in_strides[x]) < std::abs(plan.in_strides[y]); });
+      bool contiguous = true;
+      for (int a : in_axes) {
+        if (contiguous && plan.in_strides[a] == best->in_run_elements) {
+          best->in_run_elements *= c.shape[a];
+        } else {
+          contiguous = false;
+          best->in_loops.insert(best->in_loops.begin(), {c.shape[a], plan.in_strides[a]});
+        }
+      }
+    }
+  }
+  if (!best) {
+    if (why)
+      *why = fmt::format("no loop level writes one contiguous range of {}-{} bytes of the output",
+                         min_tile_bytes, max_tile_bytes);
+    return std::nullopt;
+  }
+  best->reason = fmt::format(
+      "output tiles of {} bytes ({} iterations of the {} innermost loop(s)) assembled in L1, then streamed out in "
+      "whole lines",
+      best->tile_elements * c.elem_bytes, best->tile_iterations, depth - best->level);
+  return best;
+}
+
+}  // namespace gentt

@@ -1,0 +1,60 @@
+// Staged output: tiles of the output assembled in a small buffer, then streamed out whole.
+//
+// Streaming stores (ir/stream.h) need every full store on a whole 64-byte line, so most shapes
+// never get them: rows of 15 float64 (120 bytes) start anywhere in a line, and every block
+// writes parts of lines that other blocks finish. Those outputs are written with cached stores,
+// each line read first (read for ownership) and written back later: three memory transfers
+// per line where a copy needs two, and lines evicted half-written when the walk leaves them.
+//
+// But when the loops below some level of the nest cover exactly the innermost axes of the
+// output, every iteration of the loops above writes one contiguous range of the output (a
+// tile). The tile's blocks can write it into a buffer that stays in L1 (with the output's
+// alignment within a line), and the buffer then goes to the output with whole-line streaming
+// stores (its partial first and last lines with plain ones): no read for ownership, every line
+// written once, whatever the shape. The price is one more pass over the tile inside L1.
+// Measured on Zen 4 (AVX-512, 15^6 float64 axes (0,1,3,5,2,4), tiles of 27 KB): 8.9 -> 11.8 GB/s
+// against a best copy of 42 (docs/performance.md).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ir/kernel.h"
+#include "ir/plan.h"
+
+namespace gentt {
+
+// Outputs of at least this many bytes are staged (those past the last-level cache: as streaming).
+inline constexpr int64_t kStageMinBytes = int64_t{32} << 20;
+// The largest tile (bytes): it must stay in L1 next to the lines the blocks read (32 KiB on
+// Zen 4, 48 KiB on recent Xeons).
+inline constexpr int64_t kStageMaxTileBytes = int64_t{128} << 10;
+// The smallest tile worth a pass of its own (below it, the per-tile cost shows).
+inline constexpr int64_t kStageMinTileBytes = int64_t{2} << 10;
+
+struct StagePlan {
+  int level = 0;                  // loops [level, depth) run inside a tile, [0, level) above it
+  int64_t tile_elements = 0;      // elements of one tile (contiguous in the output)
+  int64_t tile_iterations = 0;    // flat iterations of one tile: the product of counts [level, depth)
+  // The tile's input: runs of in_run_elements contiguous elements, one per point of in_loops
+  // (count, input stride in elements; outermost first), from the tile's input base: what a walk
+  // prefetches for the next tile.
+  int64_t in_run_elements = 1;
+  std::vector<std::pair<int64_t, int64_t>> in_loops;
+  std::string reason;             // for describe / explain
+};
+
+// The staging level of the loop nest `loops` (outermost first; LoopDim::axis set, as
+// make_block_loops does) of `plan`, for a contiguous output: the level of the largest tile of
+// kStageMinTileBytes to kStageMaxTileBytes. nullopt with
+// `why` set when no level qualifies (the loops below every level leave some block axis or some
+// inner output axis uncovered, or the tiles are too small or too large).
+// min_tile_bytes and max_tile_bytes: tests' small problems.
+std::optional<StagePlan> plan_staging(const Plan& plan, const std::vector<LoopDim>& loops, std::string* why,
+                                      int64_t min_tile_bytes = kStageMinTileBytes,
+                                      int64_t max_tile_bytes = kStageMaxTileBytes);
+
+}  // namespace gentt

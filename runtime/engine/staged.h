@@ -1,0 +1,36 @@
+// Staged output (ir/staging.h) at run time: a wrapper around the cached blocks of a plan whose
+// inner loops write contiguous tiles of the output. Each whole tile of a part's iterations is
+// run into a per-thread buffer (with the output's offset within a 64-byte line), then copied to
+// the output with whole-line non-temporal stores; iterations of a part that do not fill a tile
+// run straight into the output.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "runtime/engine/engine.h"
+
+namespace gentt::engine {
+
+enum class StageIsa { avx512, avx2 };
+
+struct StageGeometry {
+  std::vector<std::int64_t> outer_counts;     // loops [0, level): counts, outermost first
+  std::vector<std::int64_t> outer_out_steps;  // ... their output steps in bytes
+  std::int64_t tile_iterations = 0;           // flat iterations per tile
+  std::int64_t tile_bytes = 0;                // output bytes per tile, contiguous from the tile's base
+  // The input of a tile (ir/staging.h), prefetched one tile ahead: the loops above the tile's
+  // input steps (bytes), runs of run_bytes at each point of in_loops (count, step in bytes).
+  std::vector<std::int64_t> outer_in_steps;
+  std::int64_t run_bytes = 0;
+  std::vector<std::pair<std::int64_t, std::int64_t>> in_loops;
+  StageIsa isa = StageIsa::avx2;
+};
+
+// The staged blocks over `inner`, or `inner` itself where the streaming copy is not compiled in
+// (not x86-64) or the geometry is out of range.
+std::unique_ptr<PreparedBlocks> make_staged(std::unique_ptr<PreparedBlocks> inner, StageGeometry geometry);
+
+}  // namespace gentt::engine
