@@ -1,7 +1,6 @@
 #include "ir/staging.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -50,24 +49,7 @@ std::optional<StagePlan> plan_staging(const Plan& plan, const std::vector<LoopDi
     if (!innermost) continue;
     const int64_t bytes = elements * c.elem_bytes;
     if (bytes > max_tile_bytes) break;
-    if (bytes >= min_tile_bytes) {
-      best = StagePlan{level, elements, iterations, 1, {}, ""};
-      // The input side: the covered axes by input stride, innermost first; those that continue
-      // a contiguous run join it, the others are loops over runs.
-      std::vector<int> in_axes;
-      for (int k = 0; k < n; ++k) in_axes.push_back(out_axes[k]);
-      std::stable_sort(in_axes.begin(), in_axes.end(),
-                       [&](int x, int y) { return std::abs(plan.in_strides[x]) < std::abs(plan.in_strides[y]); });
-      bool contiguous = true;
-      for (int a : in_axes) {
-        if (contiguous && plan.in_strides[a] == best->in_run_elements) {
-          best->in_run_elements *= c.shape[a];
-        } else {
-          contiguous = false;
-          best->in_loops.insert(best->in_loops.begin(), {c.shape[a], plan.in_strides[a]});
-        }
-      }
-    }
+    if (bytes >= min_tile_bytes) best = StagePlan{level, elements, iterations, ""};
   }
   if (!best) {
     if (why)

@@ -12,14 +12,14 @@
 // alignment within a line), and the buffer then goes to the output with whole-line streaming
 // stores (its partial first and last lines with plain ones): no read for ownership, every line
 // written once, whatever the shape. The price is one more pass over the tile inside L1.
-// Measured on Zen 4 (AVX-512, 15^6 float64 axes (0,1,3,5,2,4), tiles of 27 KB): 8.9 -> 11.8 GB/s
-// against a best copy of 42 (docs/performance.md).
+// Measured on Zen 4 (run-time library, AVX-512, 1 thread, 15^6 float64, tiles of 27 KB): axes
+// (0,3,2,5,4,1) 9.5 -> 18 GB/s, (0,1,3,5,2,4) 9.1 -> 10.5, against a best copy of about 40
+// (docs/performance.md). Prefetching the next tile's input runs into L2 was tried: no change.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "ir/kernel.h"
@@ -39,11 +39,6 @@ struct StagePlan {
   int level = 0;                  // loops [level, depth) run inside a tile, [0, level) above it
   int64_t tile_elements = 0;      // elements of one tile (contiguous in the output)
   int64_t tile_iterations = 0;    // flat iterations of one tile: the product of counts [level, depth)
-  // The tile's input: runs of in_run_elements contiguous elements, one per point of in_loops
-  // (count, input stride in elements; outermost first), from the tile's input base: what a walk
-  // prefetches for the next tile.
-  int64_t in_run_elements = 1;
-  std::vector<std::pair<int64_t, int64_t>> in_loops;
   std::string reason;             // for describe / explain
 };
 

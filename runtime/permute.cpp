@@ -530,10 +530,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
       for (int l = 0; l < stage->level; ++l) {
         g.outer_counts.push_back(tables->loops.loops[l].count);
         g.outer_out_steps.push_back(tables->loops.loops[l].out_stride * elem_bytes);
-        g.outer_in_steps.push_back(tables->loops.loops[l].in_stride * elem_bytes);
       }
-      g.run_bytes = stage->in_run_elements * elem_bytes;
-      for (const auto& [count, stride] : stage->in_loops) g.in_loops.push_back({count, stride * elem_bytes});
       g.tile_iterations = stage->tile_iterations;
       g.tile_bytes = stage->tile_elements * elem_bytes;
       g.isa = is_avx512(isa) ? engine::StageIsa::avx512 : engine::StageIsa::avx2;

@@ -53,25 +53,22 @@ char* stage_buffer(std::int64_t bytes) {
   return buffer.get() + (kLine - p % kLine) % kLine;
 }
 
-// Tile t's place: its index in each loop above the tile, its output and input offsets (bytes).
+// Tile t's place: its index in each loop above the tile and its output offset (bytes).
 struct Odometer {
   std::int64_t idx[64] = {};
-  std::int64_t out = 0, in = 0;
+  std::int64_t out = 0;
   Odometer(const StageGeometry& g, std::int64_t t) {
     for (int d = static_cast<int>(g.outer_counts.size()) - 1; d >= 0; --d) {
       idx[d] = t % g.outer_counts[d];
       t /= g.outer_counts[d];
       out += idx[d] * g.outer_out_steps[d];
-      in += idx[d] * g.outer_in_steps[d];
     }
   }
   void step(const StageGeometry& g) {
     for (int d = static_cast<int>(g.outer_counts.size()) - 1; d >= 0; --d) {
       out += g.outer_out_steps[d];
-      in += g.outer_in_steps[d];
       if (++idx[d] < g.outer_counts[d]) return;
       out -= idx[d] * g.outer_out_steps[d];
-      in -= idx[d] * g.outer_in_steps[d];
       idx[d] = 0;
     }
   }
@@ -86,13 +83,10 @@ class StagedBlocks final : public PreparedBlocks {
     const std::int64_t first = (begin + per - 1) / per, last = end / per;  // whole tiles [first, last)
     if (first >= last) return inner_->run(in, out, begin, end);
     if (begin < first * per) inner_->run(in, out, begin, first * per);
-    // The tile's output and input offsets: an odometer over the loops above the tile (no
-    // division per tile), one for the tile being written and one for the next (prefetched).
-    Odometer now(g_, first), next = now;
-    next.step(g_);
+    // The tile's output offset: an odometer over the loops above the tile (no division per tile).
+    Odometer now(g_, first);
     char* const buffer = stage_buffer(g_.tile_bytes + kLine);
     for (std::int64_t t = first; t < last; ++t) {
-      if (t + 1 < last) prefetch_tile(in + next.in);
       char* dst = out + now.out;
       char* stage = buffer + reinterpret_cast<std::uintptr_t>(dst) % kLine;
       // The blocks write at out + offset, offset in [now.out, now.out + tile_bytes): give them
@@ -104,8 +98,7 @@ class StagedBlocks final : public PreparedBlocks {
         stream_avx512(dst, stage, g_.tile_bytes);
       else
         stream_avx2(dst, stage, g_.tile_bytes);
-      now = next;
-      next.step(g_);
+      now.step(g_);
     }
     _mm_sfence();
     if (last * per < end) inner_->run(in, out, last * per, end);
@@ -119,26 +112,6 @@ class StagedBlocks final : public PreparedBlocks {
   }
 
  private:
-  // The lines of a tile's input, into L2 (prefetcht1): the tile's reads are many short runs far
-  // apart (15 runs of 1800 bytes for 15^6 float64 (0,1,3,5,2,4)), too many streams for the
-  // hardware prefetchers; one tile ahead, they arrive while the current tile is written.
-  void prefetch_tile(const char* base) const {
-    const int n = static_cast<int>(g_.in_loops.size());
-    std::int64_t idx[64] = {};
-    for (;;) {
-      for (std::int64_t o = 0; o < g_.run_bytes; o += kLine) _mm_prefetch(base + o, _MM_HINT_T1);
-      _mm_prefetch(base + g_.run_bytes - 1, _MM_HINT_T1);
-      int d = n - 1;
-      for (; d >= 0; --d) {
-        base += g_.in_loops[d].second;
-        if (++idx[d] < g_.in_loops[d].first) break;
-        base -= idx[d] * g_.in_loops[d].second;
-        idx[d] = 0;
-      }
-      if (d < 0) return;
-    }
-  }
-
   std::unique_ptr<PreparedBlocks> inner_;
   StageGeometry g_;
 };
@@ -146,8 +119,8 @@ class StagedBlocks final : public PreparedBlocks {
 }  // namespace
 
 std::unique_ptr<PreparedBlocks> make_staged(std::unique_ptr<PreparedBlocks> inner, StageGeometry geometry) {
-  if (geometry.outer_counts.size() > 64 || geometry.in_loops.size() > 64 || geometry.tile_iterations < 1 ||
-      geometry.tile_bytes < 1 || geometry.run_bytes < 1 || geometry.outer_in_steps.size() != geometry.outer_counts.size())
+  if (geometry.outer_counts.size() > 64 || geometry.outer_out_steps.size() != geometry.outer_counts.size() ||
+      geometry.tile_iterations < 1 || geometry.tile_bytes < 1)
     return inner;
   return std::make_unique<StagedBlocks>(std::move(inner), std::move(geometry));
 }

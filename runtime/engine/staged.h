@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <utility>
 #include <vector>
 
 #include "runtime/engine/engine.h"
@@ -21,11 +20,6 @@ struct StageGeometry {
   std::vector<std::int64_t> outer_out_steps;  // ... their output steps in bytes
   std::int64_t tile_iterations = 0;           // flat iterations per tile
   std::int64_t tile_bytes = 0;                // output bytes per tile, contiguous from the tile's base
-  // The input of a tile (ir/staging.h), prefetched one tile ahead: the loops above the tile's
-  // input steps (bytes), runs of run_bytes at each point of in_loops (count, step in bytes).
-  std::vector<std::int64_t> outer_in_steps;
-  std::int64_t run_bytes = 0;
-  std::vector<std::pair<std::int64_t, std::int64_t>> in_loops;
   StageIsa isa = StageIsa::avx2;
 };
 
