@@ -173,7 +173,8 @@ class Avx512Backend final : public Backend {
     const bool vbmi = (isa_features(isa_) & GENTT_FEATURE_AVX512VBMI) != 0;
     return emit_kernel_skeleton(
         unit, [vbmi](CodeWriter& w, const Kernel& k, const BlockProgram& prog) { block_body(w, k, prog, vbmi); },
-        "_mm_sfence();  // order the streaming stores before returning");
+        "_mm_sfence();  // order the streaming stores before returning",
+        "_mm512_stream_si512(reinterpret_cast<__m512i*>(to), _mm512_load_si512(from));");
   }
 
  private:

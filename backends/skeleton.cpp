@@ -213,15 +213,103 @@ void emit_programs_and_run(CodeWriter& w, const Kernel& k, const std::string& el
   emit_run(w, k, elem);
 }
 
+// NAME_run_staged: flat iterations [begin, end) as NAME_run, each whole tile of them (ir/staging.h)
+// run into a buffer on the stack that has the tile's offset within a line, then copied out with
+// whole-line non-temporal stores; the partial tiles at the ends of a part run straight into `out`.
+void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, const SkeletonHooks& hooks) {
+  const int level = k.stage_level;
+  const int64_t per = k.stage_tile_iterations, tile_bytes = k.stage_tile_elements * k.elem_bytes;
+  std::vector<LoopDim> outer(k.loops.begin(), k.loops.begin() + level);
+  w.line("");
+  w.comment(fmt::format("Staged output (ir/staging.h): each tile of {} flat iterations (loops {}..{}) writes {}",
+                        per, level, k.loops.size() - 1, tile_bytes));
+  w.comment(fmt::format("contiguous bytes of `out`: they go to a buffer with the tile's offset within a {}-byte line,",
+                        kLineBytes));
+  w.comment("then out in whole lines with non-temporal stores (no read of the output's lines first).");
+  w.block(fmt::format("void {0}_run_staged(const {1}* in, {1}* out, std::int64_t begin, std::int64_t end)", k.name,
+                      elem),
+          [&] {
+            w.linef("const std::int64_t first = (begin + {0}) / {1}, last = end / {1};  // whole tiles", per - 1, per);
+            w.block("if (first >= last)", [&] {
+              w.linef("{}_run(in, out, begin, end);", k.name);
+              w.line("return;");
+            });
+            w.linef("if (begin < first * {0}) {1}_run(in, out, begin, first * {0});", per, k.name);
+            w.linef("alignas({0}) unsigned char stage[{1} + {0}];", kLineBytes, tile_bytes);
+            // The tile's output offset (elements), from the loops above it: decoded once, then an
+            // odometer.
+            std::int64_t below = 1;
+            std::vector<std::int64_t> div(outer.size());
+            for (size_t d = outer.size(); d-- > 0;) {
+              div[d] = below;
+              below *= outer[d].count;
+            }
+            for (size_t d = 0; d < outer.size(); ++d) {
+              const std::string quotient = div[d] == 1 ? "first" : fmt::format("first / {}", div[d]);
+              if (d == 0)
+                w.linef("std::int64_t t0 = {};", quotient);
+              else
+                w.linef("std::int64_t t{} = {} % {};", d, quotient, outer[d].count);
+            }
+            std::string base = "0";
+            for (size_t d = 0; d < outer.size(); ++d)
+              base += fmt::format(" + t{} * {}", d, outer[d].out_stride);
+            w.linef("std::int64_t tile_off = {};", outer.empty() ? "0" : base.substr(4));
+            w.block("for (std::int64_t t = first; t < last; ++t)", [&] {
+              w.line("unsigned char* dst = reinterpret_cast<unsigned char*>(out + tile_off);");
+              w.linef("unsigned char* buf = stage + reinterpret_cast<std::uintptr_t>(dst) % {};", kLineBytes);
+              w.comment("The blocks write from out + tile_off: give them buf moved back by tile_off elements");
+              w.comment("(as an integer: that address lies outside any object).");
+              w.linef("{}_run(in, reinterpret_cast<{}*>(reinterpret_cast<std::uintptr_t>(buf) - tile_off * {}), t * {}, "
+                      "(t + 1) * {});",
+                      k.name, elem, k.elem_bytes, per, per);
+              w.linef("std::int64_t head = ({0} - static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(dst) % {0})) "
+                      "% {0};",
+                      kLineBytes);
+              w.linef("if (head > {0}) head = {0};", tile_bytes);
+              w.line("std::memcpy(dst, buf, static_cast<std::size_t>(head));");
+              w.line("std::int64_t i = head;");
+              w.block(fmt::format("for (; i + {0} <= {1}; i += {0})", kLineBytes, tile_bytes), [&] {
+                w.line("unsigned char* const to = dst + i;");
+                w.line("const unsigned char* const from = buf + i;");
+                for (size_t at = 0; at < hooks.stream_line.size();) {
+                  const size_t nl = std::min(hooks.stream_line.find('\n', at), hooks.stream_line.size());
+                  w.line(hooks.stream_line.substr(at, nl - at));
+                  at = nl + 1;
+                }
+              });
+              w.linef("std::memcpy(dst + i, buf + i, static_cast<std::size_t>({} - i));", tile_bytes);
+              if (!outer.empty()) {
+                std::function<void(size_t)> step = [&](size_t d) {
+                  w.linef("tile_off += {};", outer[d].out_stride);
+                  if (d == 0) {
+                    w.linef("++t0;");
+                    return;
+                  }
+                  w.block(fmt::format("if (++t{} == {})", d, outer[d].count), [&] {
+                    w.linef("t{} = 0;", d);
+                    w.linef("tile_off -= {};", outer[d].count * outer[d].out_stride);
+                    step(d - 1);
+                  });
+                };
+                step(outer.size() - 1);
+              }
+            });
+            w.line(hooks.stream_fence);
+            w.linef("if (last * {0} < end) {1}_run(in, out, last * {0}, end);", per, k.name);
+          });
+}
+
 }  // namespace
 
 std::string emit_kernel_skeleton(const KernelUnit& unit,
                                  const std::function<void(CodeWriter&, const Kernel&, const BlockProgram&)>& body,
-                                 const std::string& stream_fence) {
+                                 const std::string& stream_fence, const std::string& stream_line) {
   SkeletonHooks hooks;
   hooks.elem_type = fmt::format("gentt_bytes<{}>", unit.problem.dtype.bytes);
   hooks.block_body = [&](CodeWriter& w, const Kernel& k, const BlockProgram& prog, int) { body(w, k, prog); };
   hooks.stream_fence = stream_fence;
+  hooks.stream_line = stream_line;
   return emit_kernel_skeleton(unit, hooks);
 }
 
@@ -239,6 +327,11 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
   w.line("");
   w.linef("using {} = {};", elem, hooks.elem_type);
   emit_programs_and_run(w, k, elem, hooks);
+  const bool staged = k.stage_level >= 0;
+  GENTT_CHECK(!staged || (!hooks.stream_line.empty() && !hooks.stream_fence.empty()),
+              "a staged kernel needs the backend's streaming line copy and fence");
+  GENTT_CHECK(!staged || k.regions.empty(), "a staged kernel has one loop nest");
+  if (staged) emit_staged_run(w, k, elem, hooks);
   if (stream) {
     w.line("");
     w.comment(fmt::format("The streaming variant (used when `out` is {}-byte aligned): loops {}, "
@@ -252,8 +345,9 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
   auto run_call = [&](const Kernel& kk, bool part) {
     const int64_t t = kk.iterations();
     const std::string args = fmt::format("static_cast<const {0}*>(in), static_cast<{0}*>(out)", elem);
-    if (!part) return w.linef("{}_run({}, 0, {});", kk.name, args, t);
-    w.linef("{}_run({},", kk.name, args);
+    const std::string run = kk.stage_level >= 0 ? "_run_staged" : "_run";
+    if (!part) return w.linef("{}{}({}, 0, {});", kk.name, run, args, t);
+    w.linef("{}{}({},", kk.name, run, args);
     w.linef("    gentt_part_begin({0}, part, nparts), gentt_part_begin({0}, part + 1, nparts));", t);
   };
   auto body = [&](bool part) {

@@ -25,6 +25,10 @@ struct SkeletonHooks {
   // The statement that orders streaming stores before the kernel returns (e.g. a store fence);
   // required when the unit has a streaming variant.
   std::string stream_fence;
+  // The statements (one per line) that copy the 64-byte line at `from` to `to` (both `unsigned
+  // char*` on a line) with non-temporal stores: staged output (ir/staging.h); required when the
+  // kernel is staged.
+  std::string stream_line;
 };
 
 // The kernel's whole section of the file.
@@ -33,6 +37,6 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
 // The usual SIMD case: elements are opaque gentt_bytes<E> and `body` writes each block program.
 std::string emit_kernel_skeleton(const KernelUnit& unit,
                                  const std::function<void(CodeWriter&, const Kernel&, const BlockProgram&)>& body,
-                                 const std::string& stream_fence = "");
+                                 const std::string& stream_fence = "", const std::string& stream_line = "");
 
 }  // namespace gentt

@@ -97,6 +97,12 @@ struct Kernel {
   // Software prefetch (ir/prefetch.h): each full block of the innermost loop first prefetches the
   // lines of program 0's loads this many input elements ahead; 0: none.
   int64_t prefetch_ahead = 0;
+  // Staged output (ir/staging.h): the iterations of loops [stage_level, depth) write one
+  // contiguous range of stage_tile_elements output elements, run into a buffer and streamed out
+  // in whole lines (NAME_run_staged); -1: not staged.
+  int stage_level = -1;
+  int64_t stage_tile_elements = 0;
+  int64_t stage_tile_iterations = 0;
 
   std::vector<LoopRegion> nests() const;  // `regions`, or the one nest of `loops`
   int64_t iterations() const;             // blocks over every nest (1 when there are no loops)

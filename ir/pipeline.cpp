@@ -9,6 +9,7 @@
 #include "ir/error.h"
 #include "ir/lower.h"
 #include "ir/prefetch.h"
+#include "ir/staging.h"
 #include "ir/stream.h"
 #include "ir/tiling.h"
 #include "ir/verify.h"
@@ -66,6 +67,25 @@ Lowered run_pipeline(const Problem& problem) {
     }
   }
   out.plan.reasons.push_back(choice.reason);
+  // Staged output (ir/staging.h) for the cached kernel, on targets with streaming stores: outputs
+  // past the last-level cache, or any output where the spec asks for streaming stores.
+  const int64_t out_bytes = out.kernel.in_elements * problem.dtype.bytes;
+  if (target_streams(problem.target) && problem.stores != StoreMode::cached && !out.kernel.tiled &&
+      out.kernel.regions.empty() && (problem.stores == StoreMode::streaming || out_bytes >= kStageMinBytes)) {
+    std::string why;
+    const std::optional<StagePlan> stage =
+        plan_staging(out.plan, out.kernel.loops, &why, problem.stores == StoreMode::streaming ? 1 : kStageMinTileBytes,
+                     kStageMaxStackTileBytes);
+    if (stage) {
+      out.kernel.stage_level = stage->level;
+      out.kernel.stage_tile_elements = stage->tile_elements;
+      out.kernel.stage_tile_iterations = stage->tile_iterations;
+      out.plan.reasons.push_back(fmt::format("staged{}: {}", out.stream_kernel ? " (the cached variant)" : "",
+                                             stage->reason));
+    } else {
+      out.plan.reasons.push_back("not staged: " + why);
+    }
+  }
   // Software prefetch: AVX2 only, where it was measured; for outputs past the caches.
   if (problem.target.isa == Isa::avx2 && out.kernel.in_elements * problem.dtype.bytes >= kTileMinBytes) {
     const PrefetchChoice cached = choose_prefetch(out.kernel);

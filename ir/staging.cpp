@@ -49,7 +49,20 @@ std::optional<StagePlan> plan_staging(const Plan& plan, const std::vector<LoopDi
     if (!innermost) continue;
     const int64_t bytes = elements * c.elem_bytes;
     if (bytes > max_tile_bytes) break;
-    if (bytes >= min_tile_bytes) best = StagePlan{level, elements, iterations, ""};
+    if (bytes < min_tile_bytes) continue;
+    // The tile's input: the covered axes by input stride; those that continue a contiguous run
+    // join it, each other one multiplies the number of runs.
+    std::vector<int> in_axes(out_axes.begin(), out_axes.begin() + n);
+    std::stable_sort(in_axes.begin(), in_axes.end(),
+                     [&](int x, int y) { return plan.in_strides[x] < plan.in_strides[y]; });
+    int64_t run = 1, runs = 1;
+    for (int a : in_axes) {
+      if (runs == 1 && plan.in_strides[a] == run)
+        run *= c.shape[a];
+      else
+        runs *= c.shape[a];
+    }
+    best = StagePlan{level, elements, iterations, runs, ""};
   }
   if (!best) {
     if (why)
@@ -58,9 +71,9 @@ std::optional<StagePlan> plan_staging(const Plan& plan, const std::vector<LoopDi
     return std::nullopt;
   }
   best->reason = fmt::format(
-      "output tiles of {} bytes ({} iterations of the {} innermost loop(s)) assembled in L1, then streamed out in "
-      "whole lines",
-      best->tile_elements * c.elem_bytes, best->tile_iterations, depth - best->level);
+      "output tiles of {} bytes ({} iterations of the {} innermost loop(s), reading {} runs of input) written to a "
+      "buffer, then streamed out in whole lines",
+      best->tile_elements * c.elem_bytes, best->tile_iterations, depth - best->level, best->in_runs);
   return best;
 }
 

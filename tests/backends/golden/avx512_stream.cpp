@@ -13,7 +13,7 @@
 //   input row (lane bit 0 first): a1.0 a1.1 a1.2 a1.3
 //   output row (lane bit 0 first): a0.0 a0.1 a0.2 a0.3
 //   shuffle steps: 4; padding efficiency: 100.0%
-//   loops: 2 (6 iterations); programs: 1; unroll: 1
+//   loops: 2 (6 iterations); programs: 1; unroll: 1; staged output: tiles of 6144 bytes
 //     program 0 (full blocks): 16 loads, 64 shuffles, 16 stores
 //   streaming variant avx512_stream_stream (when out is 64-byte aligned): loops in input order (6 iterations), 16 of 16 full-block stores streaming
 
@@ -277,6 +277,39 @@ void avx512_stream_run(const avx512_stream_elem* in, avx512_stream_elem* out, st
   }
 }
 
+// Staged output (ir/staging.h): each tile of 6 flat iterations (loops 0..1) writes 6144
+// contiguous bytes of `out`: they go to a buffer with the tile's offset within a 64-byte line,
+// then out in whole lines with non-temporal stores (no read of the output's lines first).
+void avx512_stream_run_staged(const avx512_stream_elem* in, avx512_stream_elem* out, std::int64_t begin, std::int64_t end) {
+  const std::int64_t first = (begin + 5) / 6, last = end / 6;  // whole tiles
+  if (first >= last) {
+    avx512_stream_run(in, out, begin, end);
+    return;
+  }
+  if (begin < first * 6) avx512_stream_run(in, out, begin, first * 6);
+  alignas(64) unsigned char stage[6144 + 64];
+  std::int64_t tile_off = 0;
+  for (std::int64_t t = first; t < last; ++t) {
+    unsigned char* dst = reinterpret_cast<unsigned char*>(out + tile_off);
+    unsigned char* buf = stage + reinterpret_cast<std::uintptr_t>(dst) % 64;
+    // The blocks write from out + tile_off: give them buf moved back by tile_off elements
+    // (as an integer: that address lies outside any object).
+    avx512_stream_run(in, reinterpret_cast<avx512_stream_elem*>(reinterpret_cast<std::uintptr_t>(buf) - tile_off * 4), t * 6, (t + 1) * 6);
+    std::int64_t head = (64 - static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(dst) % 64)) % 64;
+    if (head > 6144) head = 6144;
+    std::memcpy(dst, buf, static_cast<std::size_t>(head));
+    std::int64_t i = head;
+    for (; i + 64 <= 6144; i += 64) {
+      unsigned char* const to = dst + i;
+      const unsigned char* const from = buf + i;
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(to), _mm512_load_si512(from));
+    }
+    std::memcpy(dst + i, buf + i, static_cast<std::size_t>(6144 - i));
+  }
+  _mm_sfence();  // order the streaming stores before returning
+  if (last * 6 < end) avx512_stream_run(in, out, last * 6, end);
+}
+
 // The streaming variant (used when `out` is 64-byte aligned): loops in input order, whole-line stores around the cache.
 
 // avx512_stream_stream_block0 (full blocks): 16 loads, 64 shuffles, 16 stores (16 streaming).
@@ -419,7 +452,7 @@ extern "C" void avx512_stream(const void* in, void* out) {
     _mm_sfence();  // order the streaming stores before returning
     return;
   }
-  avx512_stream_run(static_cast<const avx512_stream_elem*>(in), static_cast<avx512_stream_elem*>(out), 0, 6);
+  avx512_stream_run_staged(static_cast<const avx512_stream_elem*>(in), static_cast<avx512_stream_elem*>(out), 0, 6);
 }
 
 extern "C" void avx512_stream_part(const void* in, void* out, int part, int nparts) {
@@ -431,7 +464,7 @@ extern "C" void avx512_stream_part(const void* in, void* out, int part, int npar
     _mm_sfence();  // order the streaming stores before returning
     return;
   }
-  avx512_stream_run(static_cast<const avx512_stream_elem*>(in), static_cast<avx512_stream_elem*>(out),
+  avx512_stream_run_staged(static_cast<const avx512_stream_elem*>(in), static_cast<avx512_stream_elem*>(out),
       gentt_part_begin(6, part, nparts), gentt_part_begin(6, part + 1, nparts));
 }
 
