@@ -172,6 +172,13 @@ TEST_CASE("spec errors name the file and the JSON pointer", "[spec]") {
       {R"({"dtype": "int8", "shape": [1e3], "perm": [0], "isa": "scalar"})",
        "a.json: /shape/0: expected a positive integer, got 1000.0 (write integers without a "
        "decimal point or exponent)"},
+      // beyond int64_t: no conversion to it (undefined; found by tests/fuzz/spec_parser_fuzz.cpp)
+      {R"({"dtype": "int8", "shape": [1e20], "perm": [0], "isa": "scalar"})",
+       "a.json: /shape/0: expected a positive integer, got 1e+20 (write integers without a "
+       "decimal point or exponent)"},
+      {R"({"dtype": "int8", "shape": [118446744073709551616], "perm": [0], "isa": "scalar"})",
+       "a.json: /shape/0: expected a positive integer, got 1.1844674407370955e+20 (write integers "
+       "without a decimal point or exponent)"},
       {R"({"dtype": "int8", "shape": [null], "perm": [0], "isa": "scalar"})",
        "a.json: /shape/0: expected a positive integer, got null"},
       {R"({"dtype": "int8", "shape": [18446744073709551615], "perm": [0], "isa": "scalar"})",
