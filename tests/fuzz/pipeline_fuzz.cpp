@@ -6,7 +6,7 @@
 // of 1-128 bytes (odd ones included), rank 1-8, extents 1-70 with the tensor under
 // kMaxTensorBytes, any permutation, a store mode the target allows, with or without NAME_part.
 // Both variants (cached, and streaming where the pipeline makes one) must pass the verifier, and
-// run whole and in 1-4 parts in any order, must write exactly what gentt::reference_permute does.
+// run whole or in 2-4 parts in any order, must write exactly what gentt::reference_permute does.
 // A UserError or any other exception, a mismatch, a crash or a sanitizer report is a finding.
 #include <algorithm>
 #include <array>
@@ -25,8 +25,9 @@
 
 namespace {
 
-// Bytes of one tensor at most: keeps one run of the interpreter well under a millisecond.
-constexpr std::int64_t kMaxTensorBytes = 16 << 10;
+// Bytes of one tensor at most: the interpreter runs a kernel lane by lane, so this bounds the
+// time of one input (16 KiB ran 55 inputs a second at -O0 under the sanitizers).
+constexpr std::int64_t kMaxTensorBytes = 4 << 10;
 
 gentt::Problem decode_problem(gentt::fuzz::Bytes& b) {
   gentt::Problem p;
@@ -58,8 +59,8 @@ gentt::Problem decode_problem(gentt::fuzz::Bytes& b) {
   return p;
 }
 
-// The kernel run whole, then in `parts` parts starting at part `first` and wrapping around,
-// must write `want`.
+// The kernel run whole (parts == 1), or in `parts` parts starting at part `first` and wrapping
+// around, must write `want`.
 void check_kernel(const gentt::Kernel& k, const gentt::Problem& p, const std::vector<unsigned char>& in,
                   const std::vector<unsigned char>& want, int parts, int first) {
   try {
@@ -74,9 +75,11 @@ void check_kernel(const gentt::Kernel& k, const gentt::Problem& p, const std::ve
                       " (element " + std::to_string(at / p.dtype.bytes) + "): " + gentt::fuzz::describe(p));
   };
   std::vector<unsigned char> got(want.size(), 0xEE);
-  gentt::interpret(k, in.data(), got.data());
-  compare(got, "run whole");
-  std::fill(got.begin(), got.end(), 0xEE);
+  if (parts == 1) {
+    gentt::interpret(k, in.data(), got.data());
+    compare(got, "run whole");
+    return;
+  }
   for (int i = 0; i < parts; ++i) gentt::interpret_part(k, in.data(), got.data(), (first + i) % parts, parts);
   compare(got, "run in " + std::to_string(parts) + " parts");
 }
