@@ -144,10 +144,15 @@ void emit_vshfw_block(CodeWriter& w, const Kernel& k, const Chip& c, const LaneU
       case OpKind::load:
         emit_load(w, k, c, op, ordinal);
         break;
-      case OpKind::shuffle:
-        w.linef("const intv16 v{} = simd_vshfw(v{}, v{}, ctl{});", op.dst, op.a, op.b >= 0 ? op.b : op.a,
-                controls.at(lane_indices(op.index, k.lanes, u)));
+      case OpKind::shuffle: {
+        // The lookup is its own statement: Clang 14 destroyed the temporary selector list of a
+        // lookup written inside linef's arguments (whose format string is checked by a consteval
+        // constructor) at the end of the switch, after its scope (AddressSanitizer:
+        // stack-use-after-scope; found by tests/fuzz/cli_flags_fuzz.cpp).
+        const int control = controls.at(lane_indices(op.index, k.lanes, u));
+        w.linef("const intv16 v{} = simd_vshfw(v{}, v{}, ctl{});", op.dst, op.a, op.b >= 0 ? op.b : op.a, control);
         break;
+      }
       case OpKind::store:
         emit_store(w, k, c, op, ordinal);
         break;

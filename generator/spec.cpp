@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -74,7 +75,8 @@ std::string describe(const Json& v) {
 int64_t get_integer(const Json& v, const std::string& pointer, std::string_view what) {
   if (v.is_number_float()) {
     const double d = v.get<double>();
-    const bool whole = d == static_cast<double>(static_cast<int64_t>(d));
+    // Not through int64_t: converting a double outside its range (1e20) is undefined.
+    const bool whole = std::isfinite(d) && d == std::trunc(d);
     throw UserError(
         pointer, fmt::format("expected {}, got {}{}", what, v.dump(),
                              whole ? " (write integers without a decimal point or exponent)" : ""));

@@ -8,13 +8,42 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace gentt {
 
+// `text` with each control character (a spec key or kernel name may hold a newline) written as
+// an escape: \n, \r, \t, or \xNN. A user error's message is one line (README, "CLI").
+inline std::string one_line(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u != 0x7f) {
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    }
+  }
+  return out;
+}
+
 class UserError : public std::runtime_error {
  public:
-  UserError(std::string field, const std::string& problem)
-      : std::runtime_error(field.empty() ? problem : field + ": " + problem), field_(std::move(field)) {}
+  // Control characters in either part are escaped (one_line); field() is the escaped field,
+  // the prefix of what().
+  UserError(const std::string& field, const std::string& problem)
+      : std::runtime_error(field.empty() ? one_line(problem) : one_line(field) + ": " + one_line(problem)),
+        field_(one_line(field)) {}
   // The field the error is about ("" when it concerns the input as a whole).
   const std::string& field() const { return field_; }
 

@@ -68,17 +68,22 @@ Span view_span(const std::vector<std::int64_t>& shape, const std::vector<std::in
 }
 
 // No two output elements may share an address: sorted by |stride|, each axis must step past
-// the whole extent of the axes inside it (sufficient, and true of every array NumPy makes).
+// the whole extent of the axes inside it, together (sufficient, and true of every array NumPy
+// makes). The span of the inner axes is the sum of theirs, not the largest: strides (4, -3, -1)
+// over extents (19, 2, 3) reach 6 elements below an element, so the step of 4 lands on another
+// (found by tests/fuzz/runtime_fuzz.cpp).
 void check_out_strides(const std::vector<std::int64_t>& out_shape, const std::vector<std::int64_t>& strides) {
   std::vector<std::pair<std::int64_t, std::int64_t>> axes;  // |stride|, extent
   for (size_t k = 0; k < out_shape.size(); ++k)
     if (out_shape[k] > 1) axes.push_back({std::llabs(strides[k]), out_shape[k]});
   std::sort(axes.begin(), axes.end());
-  std::int64_t reach = 1;  // elements spanned by the axes so far
+  std::int64_t reach = 1;  // 1 + the elements spanned by the axes so far (saturating)
   for (const auto& [stride, extent] : axes) {
     if (stride < reach)
       throw Error("out_strides", "two output elements would share an address (strides " + join(strides) + ")");
-    reach = stride * (extent - 1) + 1 > reach ? stride * (extent - 1) + 1 : reach;
+    std::int64_t span = 0;
+    if (__builtin_mul_overflow(stride, extent - 1, &span) || __builtin_add_overflow(reach, span, &reach))
+      reach = std::numeric_limits<std::int64_t>::max();
   }
 }
 

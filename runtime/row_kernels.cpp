@@ -15,6 +15,7 @@
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #define GENTT_HAVE_AVX2_KERNELS 1
 #define GENTT_TARGET_AVX2 __attribute__((target("avx2"), flatten))
+#include <cpuid.h>
 #else
 #define GENTT_HAVE_AVX2_KERNELS 0
 #endif
@@ -132,10 +133,23 @@ RowTransform::Fn pick_loop(RowMode mode, KernelIsa isa) {
 
 }  // namespace
 
+#if GENTT_HAVE_AVX2_KERNELS
+namespace {
+
+// F16C is CPUID leaf 1, ECX bit 29. Not __builtin_cpu_supports("f16c"): GCC knows that name,
+// Clang 14 does not ("invalid cpu feature string for builtin"), and the runtime builds with both.
+bool cpu_has_f16c() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
+}
+
+}  // namespace
+#endif
+
 std::vector<KernelIsa> available_kernel_isas() {
   std::vector<KernelIsa> isas = {KernelIsa::portable};
 #if GENTT_HAVE_AVX2_KERNELS
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c")) isas.push_back(KernelIsa::avx2);
+  if (__builtin_cpu_supports("avx2") && cpu_has_f16c()) isas.push_back(KernelIsa::avx2);
 #endif
   return isas;
 }

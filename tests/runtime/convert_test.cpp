@@ -538,6 +538,25 @@ TEST_CASE("element types by name", "[convert]") {
   CHECK_FALSE(gentt::is_plain_move(f32, f32, {1.0, 1.0}, 0.0));
 }
 
+// The AVX2 row kernels need F16C too. The library asks CPUID for it (Clang 14's
+// __builtin_cpu_supports does not know "f16c"); the kernel's own flags line must agree.
+TEST_CASE("the AVX2 row kernels are offered exactly on CPUs with AVX2 and F16C", "[convert]") {
+#if defined(__x86_64__) && defined(__linux__)
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line) && !line.starts_with("flags")) {
+  }
+  REQUIRE(line.starts_with("flags"));
+  const auto has = [&](const std::string& flag) { return (line + " ").find(" " + flag + " ") != std::string::npos; };
+  const std::vector<KernelIsa> isas = gentt::detail::available_kernel_isas();
+  const bool offered = std::find(isas.begin(), isas.end(), KernelIsa::avx2) != isas.end();
+  INFO("avx2 " << has("avx2") << ", f16c " << has("f16c"));
+  CHECK(offered == (has("avx2") && has("f16c")));
+#else
+  SUCCEED("not x86-64 Linux: no AVX2 row kernels");
+#endif
+}
+
 TEST_CASE("a plain transform with n == 0 touches nothing", "[convert]") {
   const RowTransform t = gentt::make_row_transform(type_named("float32"), type_named("float16"));
   t(nullptr, nullptr, 0);

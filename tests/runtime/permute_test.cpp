@@ -499,6 +499,10 @@ TEST_CASE("permute: invalid arguments throw gentt::Error naming the argument and
   CHECK(with([](auto& d) { d.in_strides = {1}; }) == "in_strides");
   CHECK(with([](auto& d) { d.out_strides = {1, 1}; }) == "out_strides");
   CHECK(with([](auto& d) { d.in_strides = {1ll << 62, 1ll << 62}; }) == "in_strides");
+  // Output strides whose inner axes together span past an outer step: 4 * 1 - 3 * 1 - 1 * 1 = 0
+  // (found by tests/fuzz/runtime_fuzz.cpp; each inner axis alone fits under the step of 4).
+  CHECK(with([](auto& d) { d.shape = {3, 2, 19}; d.perm = {2, 1, 0}; d.out_strides = {4, -3, -1}; }) == "out_strides");
+  CHECK(with([](auto& d) { d.shape = {3, 2, 19}; d.perm = {2, 1, 0}; d.out_strides = {6, -3, -1}; }) == "(no error)");
   CHECK(with([](auto& d) { d.threads = -1; }) == "threads");
   CHECK(with([](auto& d) { d.isa = "mmx"; }) == "isa");
   CHECK(with([](auto& d) { d.shape.assign(65, 1); d.perm.resize(65); for (int i = 0; i < 65; ++i) d.perm[i] = i; }) ==
