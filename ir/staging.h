@@ -8,10 +8,10 @@
 //
 // But when the loops below some level of the nest cover exactly the innermost axes of the
 // output, every iteration of the loops above writes one contiguous range of the output (a
-// tile). The tile's blocks can write it into a buffer that stays in L1 (with the output's
-// alignment within a line), and the buffer then goes to the output with whole-line streaming
+// tile). The tile's blocks can write it into a buffer that stays in the cache (with the output's
+// offset within a line), and the buffer then goes to the output with whole-line streaming
 // stores (its partial first and last lines with plain ones): no read for ownership, every line
-// written once, whatever the shape. The price is one more pass over the tile inside L1.
+// written once, whatever the shape. The price is one more pass over the tile in the cache.
 // Measured on Zen 4 (run-time library, AVX-512, 1 thread, 15^6 float64, tiles of 27 KB): axes
 // (0,3,2,5,4,1) 9.5 -> 18 GB/s, (0,1,3,5,2,4) 9.1 -> 10.5, against a best copy of about 40
 // (docs/performance.md). Prefetching the next tile's input runs into L2 was tried: no change.
@@ -33,8 +33,9 @@ namespace gentt {
 
 // Outputs of at least this many bytes are staged (those past the last-level cache: as streaming).
 inline constexpr int64_t kStageMinBytes = int64_t{32} << 20;
-// The largest tile (bytes): it must stay in L1 next to the lines the blocks read (32 KiB on
-// Zen 4, 48 KiB on recent Xeons).
+// The largest tile of the run-time library (bytes; a per-thread heap buffer): it stays in L2
+// (1 MiB per core on Zen 4) beside the lines the blocks read; 17^6 float64's 39 KB tiles gained
+// 1.1x there.
 inline constexpr int64_t kStageMaxTileBytes = int64_t{128} << 10;
 // The largest tile of a generated kernel, whose buffer is on the stack of the calling thread.
 // 64 KiB would stage 17^6 float64's tiles of 39 KB too (1.23-1.28x on three of four such TTLG
@@ -53,10 +54,10 @@ struct StagePlan {
 
 // The staging level of the loop nest `loops` (outermost first; LoopDim::axis set, as
 // make_block_loops does) of `plan`, for a contiguous output: the level of the largest tile of
-// kStageMinTileBytes to kStageMaxTileBytes. nullopt with
-// `why` set when no level qualifies (the loops below every level leave some block axis or some
-// inner output axis uncovered, or the tiles are too small or too large).
-// min_tile_bytes and max_tile_bytes: tests' small problems.
+// min_tile_bytes to max_tile_bytes (generated kernels pass kStageMaxStackTileBytes; tests, 1 for
+// small problems). nullopt with `why` set when no level qualifies (the loops below every level
+// leave some block axis or some inner output axis uncovered, or the tiles are too small or too
+// large).
 std::optional<StagePlan> plan_staging(const Plan& plan, const std::vector<LoopDim>& loops, std::string* why,
                                       int64_t min_tile_bytes = kStageMinTileBytes,
                                       int64_t max_tile_bytes = kStageMaxTileBytes);
