@@ -145,7 +145,9 @@ TEST_CASE("loops: random kernels in balanced order match the reference, whole an
     verify_kernel(s);
     REQUIRE(test::parts_match_reference(s, rng, p.elem_bytes, p.shape, p.perm));
   }
-  CHECK(reordered >= 40);
+  // (Kept short rows of these small tensors keep output order: their next rows come back within
+  // kRowReuseBytes. 34 of the 800 differ.)
+  CHECK(reordered >= 30);
   // Full reversals whose output rows are whole vectors (the first input axis a multiple of the
   // lanes): streaming variants, most of them walked from the block outwards.
   for (int c = 0; c < 40; ++c) {
