@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ir/row_order.h"
+
 namespace gentt {
 
 std::vector<LoopRegion> Kernel::nests() const {
@@ -27,12 +29,6 @@ int64_t Kernel::iterations() const {
 
 namespace {
 
-// Rows copied whole (a kept axis) shorter than this are walked along the input (balanced order),
-// unless output order comes back to the input's next row within kRowReuseBytes of output.
-constexpr int64_t kShortRowBytes = 512;
-// An L2 (1-2 MiB on Zen 4 and recent Xeons): output order reads each short row's neighbours
-// while their shared lines are still there.
-constexpr int64_t kRowReuseBytes = int64_t{1} << 20;
 
 // The number of elements of the contiguous run that starts at a block's base, along
 // `strides` (the input's or the output's), when the block and the loops inside cover
@@ -89,11 +85,11 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
     // sequential for the prefetchers; the writes scatter over a few places instead. Measured
     // on TTLG's kept-axis cases (rows of 120 and 136 bytes): 1.1-1.36x; rows of 2312 bytes
     // (17^6 float64 axes 3,2,0,1,4,5) ran at 0.8 of output order that way. But where output
-    // order reaches the input's next axis within kRowReuseBytes of output (the rows between two
-    // neighbouring rows' visits), output order reads every line once too and writes in order:
-    // Zen 4, AVX-512, 1 thread: 15^6 (2,0,3,4,1,5) 1.81x, (0,3,2,4,1,5) 1.44x, (3,4,1,2,0,5)
-    // 1.24x, 17^6 (2,4,1,3,0,5) 1.36x, (3,1,4,2,0,5) 1.30x; 15^6 (2,4,3,1,0,5) 0.88x. Where the
-    // next row comes back only after 6 MB (15^6 (4,0,3,1,2,5)), output order ran at 0.66x.
+    // order reaches the input's next axis within kRowReuseBytes of output, output order reads
+    // every line once too and writes in order (ir/row_order.h): Zen 4, AVX-512, 1 thread:
+    // 15^6 (2,0,3,4,1,5) 1.81x, (0,3,2,4,1,5) 1.44x, (3,4,1,2,0,5) 1.24x, 17^6 (2,4,1,3,0,5)
+    // 1.36x, (3,1,4,2,0,5) 1.30x; 15^6 (2,4,3,1,0,5) 0.88x. Where the next row comes back only
+    // after 6 MB (15^6 (4,0,3,1,2,5)), output order ran at 0.66x.
     std::vector<int64_t> covered(c.rank(), 1);
     for (const auto& b : plan.block_axes) covered[b.axis] = std::min(b.chunk, b.extent);
     const std::vector<int> in_axes = axes_by_stride(plan.in_strides), out_axes = axes_by_stride(plan.out_strides);
@@ -115,8 +111,7 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
         if (a == in_axis) break;
         if (covered[a] < c.shape[a]) reuse *= c.shape[a];
       }
-      const bool short_row = in_run == unit && out_run == unit && in_run * c.elem_bytes < kShortRowBytes &&
-                             reuse > kRowReuseBytes;
+      const bool short_row = in_run == unit && out_run == unit && rows_follow_input(in_run * c.elem_bytes, reuse);
       const bool reads_first = order == LoopOrder::balanced_streaming && in_run == out_run;
       int axis = in_axis != out_axis && (in_run < out_run || short_row || reads_first) ? in_axis : out_axis;
       // Every axis already whole leaves only loops of extent 1 (a one-element tensor): take them

@@ -14,6 +14,7 @@
 #include "gentt/cpu.h"
 #include "ir/plan.h"
 #include "ir/problem.h"
+#include "ir/row_order.h"
 #include "ir/staging.h"
 #include "ir/stream.h"
 #include "ir/tiling.h"
@@ -332,8 +333,30 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
     return n;
   };
   // Cached: one row at a time in output order (groups measured slower there: 8 MiB (1,0,2)
-  // float32 73 -> 53 GB/s).
-  impl.cached = prepare(Nest{out_order, 1, 0}, false);
+  // float32 73 -> 53 GB/s), except that for an output past the last-level cache, short rows
+  // whose input neighbour output order reaches only after more than an L2 of output walk that
+  // neighbour first (ir/row_order.h, as the generated kernels' balanced order does).
+  std::vector<LoopDim> cached_order = out_order;
+  std::string row_order_note;
+  if (out_total >= kBalancedMinBytes && !cached_order.empty()) {
+    // The input's next axis: the one that continues the row in the input.
+    const std::int64_t row_in = row.extent * row.in_stride;
+    std::int64_t reuse = row.extent * out_bytes;
+    for (size_t k = cached_order.size(); k-- > 0;) {
+      if (cached_order[k].in_stride == row_in) {
+        if (k + 1 < cached_order.size() && rows_follow_input(row.extent * in_bytes, reuse)) {
+          const LoopDim next = cached_order[k];
+          cached_order.erase(cached_order.begin() + static_cast<std::ptrdiff_t>(k));
+          cached_order.push_back(next);
+          row_order_note = "; the input's next axis (" + next.what + ") first: output order would come back to it "
+                           "after " + std::to_string(reuse) + " bytes";
+        }
+        break;
+      }
+      reuse *= cached_order[k].count;
+    }
+  }
+  impl.cached = prepare(Nest{cached_order, 1, 0}, false);
   impl.isa = engine_isa_name(isa);
   // Each row streams its own whole lines; the lines it shares with its neighbours are written
   // through the cache, next to the streamed ones. Short rows are mostly such lines: rows of 120
@@ -362,7 +385,7 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
   text << "engine: " << impl.cached->describe() << ", " << impl.cached->iterations() << " rows or pieces, "
        << impl.parts << " part(s)\n";
   if (impl.transform) text << "transform: " << impl.transform->describe() << "\n";
-  text << "loops: output order (cached), no tiling: each row reads in order\n";
+  text << "loops: output order (cached)" << row_order_note << ", no tiling: each row reads in order\n";
   text << "stores: ";
   if (!impl.stream && large && spec.isa == engine::RowIsa::avx512)
     text << "cached (rows of " << row_bytes << " bytes: most of their lines are shared with neighbouring rows)";

@@ -326,6 +326,15 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
       for (int threads : {1, 3}) check_contiguous(staged, isa, threads, rng);
     }
   }
+  // A kept axis of 120-byte rows whose input neighbour (axis 4, canonical axis 3) output order
+  // would reach only after 1.2 MB of output (ir/row_order.h): the cached walk takes it first.
+  {
+    const Case rows{{10, 10, 10, 10, 10, 15}, {4, 0, 3, 1, 2, 5}, 8};
+    const std::string text = plan_text(rows, "auto");
+    INFO(text);
+    CHECK(text.find("the input's next axis (axis 3) first") != std::string::npos);
+    for (int threads : {1, 2}) check_contiguous(rows, "auto", threads, rng);
+  }
   // AVX2's streaming variant (two 32-byte streaming stores per line), tiled and in input order,
   // out on a line and off it (check_contiguous), where the CPU has AVX2.
   if (!gentt::cpu_supports("avx2")) return;
