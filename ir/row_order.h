@@ -8,7 +8,7 @@
 // lines are still there and output order wins (15^6 float64 (2,0,3,4,1,5): 1.66x on AVX-512,
 // 2.29x on AVX2, Zen 4); when the neighbour comes back only after megabytes (15^6 (4,0,3,1,2,5):
 // 6 MB), the input's next axis goes first instead, so that the reads stay in order (TTLG's
-// kept-axis cases on Zen 5: 1.1-1.36x over output order).
+// kept-axis cases, measured in an earlier session: 1.1-1.36x over output order).
 #pragma once
 
 #include <cstdint>
