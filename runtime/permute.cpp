@@ -453,7 +453,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
 
   // A registered generated kernel for exactly this problem comes first.
   const bool in_contiguous = in_dense || in_strides == contiguous_strides(d.shape);
-  const bool contiguous = in_contiguous && (out_dense || out_strides == contiguous_strides(out_shape));
+  const bool out_contiguous = out_dense || out_strides == contiguous_strides(out_shape);
+  const bool contiguous = in_contiguous && out_contiguous;
   if (contiguous && !impl->transform) {
     if (const gentt_kernel_info* k = find_registered(elem_bytes, d.shape, d.perm)) {
       if (d.isa == "auto" || d.isa == k->isa) {
@@ -546,10 +547,9 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   impl->isa = engine_isa_name(impl->cached ? isa : EngineIsa::scalar);
   if (!impl->cached) impl->cached = prepare(*tables, tiling, cached_options, "scalar");
   // Staged output (ir/staging.h): a large contiguous output written with cached stores goes out
-  // through tiles assembled in L1 and streamed in whole lines (untiled nests only: the tiled
+  // through tiles assembled in a buffer and streamed in whole lines (untiled nests only: the tiled
   // ones' regions are walked one after the other).
   std::string stage_note;
-  const bool out_contiguous = out_dense || out_strides == contiguous_strides(out_shape);
   if (simd && impl->isa != "scalar" && !impl->transform && out_contiguous && out_total >= kStageMinBytes &&
       !tiling.tiled && tiling.regions.size() <= 1) {
     std::string why;
