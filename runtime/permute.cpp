@@ -12,9 +12,9 @@
 
 #include "gentt/arguments.h"
 #include "gentt/cpu.h"
+#include "ir/loops.h"
 #include "ir/plan.h"
 #include "ir/problem.h"
-#include "ir/row_order.h"
 #include "ir/staging.h"
 #include "ir/stream.h"
 #include "ir/tiling.h"
@@ -273,14 +273,17 @@ namespace {
 // line). The generated kernels make the same walk with blocks of 8 registers along that axis.
 // Rows are not cache-tiled: as in the generated kernels, the row is the unit that reads in order.
 
+// Rows shorter than this (bytes, not whole lines) of large outputs are staged (engine/staged.h).
+constexpr std::int64_t kStagedRowBytes = 512;
+
 void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, EngineIsa isa, std::int64_t out_total,
-               std::ostringstream& text) {
+               bool out_contiguous, std::ostringstream& text) {
   const engine::StridedAxis row = sp.axes.back();
   const std::int64_t in_bytes = sp.elem_bytes, out_bytes = impl.out_elem_bytes;
   std::vector<LoopDim> out_order;
   for (size_t a = 0; a + 1 < sp.axes.size(); ++a)
     out_order.push_back(LoopDim{sp.axes[a].extent, sp.axes[a].in_stride, sp.axes[a].out_stride, -1,
-                                "axis " + std::to_string(a)});
+                                "axis " + std::to_string(a), static_cast<int>(a)});
   std::stable_sort(out_order.begin(), out_order.end(),
                    [](const LoopDim& x, const LoopDim& y) { return std::llabs(x.out_stride) > std::llabs(y.out_stride); });
   engine::RowSink sink;
@@ -333,44 +336,72 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
     return n;
   };
   // Cached: one row at a time in output order (groups measured slower there: 8 MiB (1,0,2)
-  // float32 73 -> 53 GB/s), except that for an output past the last-level cache, short rows
-  // whose input neighbour output order reaches only after more than an L2 of output walk that
-  // neighbour first (ir/row_order.h, as the generated kernels' balanced order does).
+  // float32 73 -> 53 GB/s); for an output past the last-level cache, in the generated kernels'
+  // balanced order (ir/loops.h: from the row outwards, each loop continuing the shorter of the
+  // input's and the output's runs; short rows whose input neighbour output order reaches only
+  // after more than an L2 of output walk that neighbour first, ir/row_order.h), so that both walk
+  // the same rows in the same order.
   std::vector<LoopDim> cached_order = out_order;
   std::string row_order_note;
+  // The rows as a plan whose block is one whole row (no loop over it), for the loop order and
+  // the staging rule of ir/.
+  Plan rows_plan;
+  rows_plan.problem = sp.canonical();
+  rows_plan.lanes = 1;
+  rows_plan.block_axes.push_back(BlockAxis{static_cast<int>(sp.axes.size()) - 1, row.extent, row.extent, 0, 0, 0});
+  for (const auto& a : sp.axes) {
+    rows_plan.in_strides.push_back(a.in_stride);
+    rows_plan.out_strides.push_back(a.out_stride);
+  }
   if (out_total >= kBalancedMinBytes && !cached_order.empty()) {
-    // The input's next axis: the one that continues the row in the input.
-    const std::int64_t row_in = row.extent * row.in_stride;
-    std::int64_t reuse = row.extent * out_bytes;
-    for (size_t k = cached_order.size(); k-- > 0;) {
-      if (cached_order[k].in_stride == row_in) {
-        if (k + 1 < cached_order.size() && rows_follow_input(row.extent * in_bytes, reuse)) {
-          const LoopDim next = cached_order[k];
-          cached_order.erase(cached_order.begin() + static_cast<std::ptrdiff_t>(k));
-          cached_order.push_back(next);
-          row_order_note = "; the input's next axis (" + next.what + ") first: output order would come back to it "
-                           "after " + std::to_string(reuse) + " bytes";
-        }
-        break;
-      }
-      reuse *= cached_order[k].count;
+    std::vector<LoopDim> balanced = make_block_loops(rows_plan, LoopOrder::balanced).loops;
+    bool same = true;
+    for (size_t k = 0; k < balanced.size(); ++k) same &= balanced[k].what == cached_order[k].what;
+    if (!same) {
+      row_order_note = "from the row outwards, each loop continuing the shorter of the input's and the output's "
+                       "runs, as the generated kernels walk outputs of 8 MiB and more (";
+      for (size_t k = 0; k < balanced.size(); ++k) row_order_note += (k ? ", " : "") + balanced[k].what;
+      row_order_note += ", outermost first)";
     }
+    cached_order = std::move(balanced);
   }
   impl.cached = prepare(Nest{cached_order, 1, 0}, false);
   impl.isa = engine_isa_name(isa);
+  const std::int64_t row_bytes = row.extent * out_bytes;
+  const bool large = !impl.transform && out_total >= kStreamMinBytes;  // streaming pays from here
+  // Staged output (ir/staging.h), as the generated kernels stage these rows: where short rows
+  // end inside lines (most of their lines shared with neighbouring rows), a large contiguous
+  // output is assembled in tiles of whole rows (the innermost output axes) in a buffer and
+  // streamed out in whole lines. Longer rows stream their own whole lines (below): rows of 520 to
+  // 2312 bytes ran at 0.55-0.85 of that staged (Zen 4, AVX-512), rows of 136 bytes at 1.8-2x.
+  std::string stage_note;
+  if (spec.isa != engine::RowIsa::portable && large && out_contiguous && out_total >= kStageMinBytes &&
+      row_bytes % kLineBytes != 0 && row_bytes < kStagedRowBytes) {
+    std::string why;
+    if (const std::optional<StagePlan> stage = plan_staging(rows_plan, cached_order, &why)) {
+      engine::StageGeometry g;
+      for (int l = 0; l < stage->level; ++l) {
+        g.outer_counts.push_back(cached_order[l].count);
+        g.outer_out_steps.push_back(cached_order[l].out_stride * out_bytes);
+      }
+      g.tile_iterations = stage->tile_iterations;
+      g.tile_bytes = stage->tile_elements * out_bytes;
+      g.isa = spec.isa == engine::RowIsa::avx512 ? engine::StageIsa::avx512 : engine::StageIsa::avx2;
+      impl.cached = engine::make_staged(std::move(impl.cached), std::move(g));
+      stage_note = "staged: " + stage->reason;
+    }
+  }
   // Each row streams its own whole lines; the lines it shares with its neighbours are written
   // through the cache, next to the streamed ones. Short rows are mostly such lines: rows of 120
   // bytes (15^6 float64, axes (0,3,2,4,1,5)) ran at 0.40 of the best copy streamed against 0.52
   // cached on AVX-512, 0.14 against 0.69 on AVX2, whose two half-line stores per line also lost
   // on rows of 1032 bytes (0.46 against 0.62; AVX-512 0.74 against 0.61). Rows of whole lines
   // (256 and 1472 bytes) gained on both (AVX2 0.44 -> 0.69, 0.78 -> 1.09).
-  const std::int64_t row_bytes = row.extent * out_bytes;
   const bool stream_rows =
       spec.isa == engine::RowIsa::avx512 ? row_bytes >= 2 * kLineBytes || row_bytes % kLineBytes == 0
       : spec.isa == engine::RowIsa::avx2 ? row_bytes % kLineBytes == 0
                                          : false;
-  const bool large = !impl.transform && out_total >= kStreamMinBytes;  // streaming pays from here
-  if (stream_rows && large) {
+  if (stream_rows && large && stage_note.empty()) {
     impl.stream_any_alignment = true;  // each row streams its own whole lines
     std::vector<LoopDim> in_order = out_order;
     std::stable_sort(in_order.begin(), in_order.end(),
@@ -385,12 +416,14 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
   text << "engine: " << impl.cached->describe() << ", " << impl.cached->iterations() << " rows or pieces, "
        << impl.parts << " part(s)\n";
   if (impl.transform) text << "transform: " << impl.transform->describe() << "\n";
-  text << "loops: output order (cached)" << row_order_note << ", no tiling: each row reads in order\n";
+  text << "loops: " << (row_order_note.empty() ? "output order" : row_order_note) << ", no tiling: each row reads in order\n";
   text << "stores: ";
-  if (!impl.stream && large && spec.isa == engine::RowIsa::avx512)
+  if (!impl.stream && large && stage_note.empty() && spec.isa == engine::RowIsa::avx512)
     text << "cached (rows of " << row_bytes << " bytes: most of their lines are shared with neighbouring rows)";
-  else if (!impl.stream && large && spec.isa == engine::RowIsa::avx2)
+  else if (!impl.stream && large && stage_note.empty() && spec.isa == engine::RowIsa::avx2)
     text << "cached (AVX2 streams only rows of whole 64-byte lines; these have " << row_bytes << " bytes)";
+  else if (!impl.stream && !stage_note.empty())
+    text << "cached; " << stage_note;
   else if (!impl.stream)
     text << "cached";
   else
@@ -478,7 +511,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   // A permutation that keeps the innermost axis moves whole rows (engine/row_copy.h).
   if (!sp.axes.empty() && sp.axes.back().in_stride == 1 && sp.axes.back().out_stride == 1 &&
       sp.axes.back().extent * elem_bytes >= engine::kRowMinBytes) {
-    plan_rows(*impl, sp, isa, out_total, text);
+    plan_rows(*impl, sp, isa, out_total, out_contiguous, text);
     PermutePlan result;
     result.impl_ = std::move(impl);
     return result;
