@@ -6,6 +6,13 @@
 
 namespace gentt {
 
+int64_t kept_row_bytes(const Plan& plan) {
+  const Canonical& c = plan.problem;
+  for (int a = 0; a < c.rank(); ++a)
+    if (plan.in_strides[a] == 1 && plan.out_strides[a] == 1) return c.shape[a] * c.elem_bytes;
+  return 0;
+}
+
 std::optional<StagePlan> plan_staging(const Plan& plan, const std::vector<LoopDim>& loops, std::string* why,
                                       int64_t min_tile_bytes, int64_t max_tile_bytes) {
   const Canonical& c = plan.problem;

@@ -44,6 +44,18 @@ inline constexpr int64_t kStageMaxStackTileBytes = int64_t{32} << 10;
 // The smallest tile worth a pass of its own (below it, the per-tile cost shows).
 inline constexpr int64_t kStageMinTileBytes = int64_t{2} << 10;
 
+// Rows copied whole (a kept innermost axis) of at least this many bytes are not staged unless
+// the spec asks for streaming stores: most of their lines are whole, and one pass more costs
+// more than it saves. Zen 4, AVX-512, 1 thread: generated 17^6 float64 (3,2,0,1,4,5), rows of
+// 2312 bytes in tiles of one row, staged 15-16 GB/s against 19-20 cached; in the run-time row
+// engine, rows of 520-2312 bytes staged ran at 0.55-0.85 of each row streaming its own whole
+// lines. Rows of 136 bytes (17^6 (2,4,1,3,0,5)) gained 1.8-2x there.
+inline constexpr int64_t kStageMaxKeptRowBytes = 512;
+
+// The bytes of a row copied whole when `plan` keeps its innermost axis (one axis is contiguous
+// in both the input and the output), else 0.
+int64_t kept_row_bytes(const Plan& plan);
+
 struct StagePlan {
   int level = 0;                  // loops [level, depth) run inside a tile, [0, level) above it
   int64_t tile_elements = 0;      // elements of one tile (contiguous in the output)

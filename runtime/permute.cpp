@@ -273,9 +273,6 @@ namespace {
 // line). The generated kernels make the same walk with blocks of 8 registers along that axis.
 // Rows are not cache-tiled: as in the generated kernels, the row is the unit that reads in order.
 
-// Rows shorter than this (bytes, not whole lines) of large outputs are staged (engine/staged.h).
-constexpr std::int64_t kStagedRowBytes = 512;
-
 void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, EngineIsa isa, std::int64_t out_total,
                bool out_contiguous, std::ostringstream& text) {
   const engine::StridedAxis row = sp.axes.back();
@@ -372,11 +369,11 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
   // Staged output (ir/staging.h), as the generated kernels stage these rows: where short rows
   // end inside lines (most of their lines shared with neighbouring rows), a large contiguous
   // output is assembled in tiles of whole rows (the innermost output axes) in a buffer and
-  // streamed out in whole lines. Longer rows stream their own whole lines (below): rows of 520 to
-  // 2312 bytes ran at 0.55-0.85 of that staged (Zen 4, AVX-512), rows of 136 bytes at 1.8-2x.
+  // streamed out in whole lines. Longer rows stream their own whole lines (below;
+  // ir/staging.h's kStageMaxKeptRowBytes).
   std::string stage_note;
   if (spec.isa != engine::RowIsa::portable && large && out_contiguous && out_total >= kStageMinBytes &&
-      row_bytes % kLineBytes != 0 && row_bytes < kStagedRowBytes) {
+      row_bytes % kLineBytes != 0 && row.extent * in_bytes < kStageMaxKeptRowBytes) {
     std::string why;
     if (const std::optional<StagePlan> stage = plan_staging(rows_plan, cached_order, &why)) {
       engine::StageGeometry g;

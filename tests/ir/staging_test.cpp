@@ -11,6 +11,7 @@
 
 #include "ir/canonical.h"
 #include "ir/loops.h"
+#include "ir/pipeline.h"
 #include "ir/plan.h"
 #include "ir/staging.h"
 #include "tests/ir/random_problem.h"
@@ -36,6 +37,35 @@ TEST_CASE("staging: 15^6 float64 tiles of 27000 bytes, none where a block axis i
   const Plan far = make_plan(canonicalize(8, {15, 15, 15, 15, 15, 15}, {1, 5, 4, 2, 3, 0}), 8);
   CHECK_FALSE(plan_staging(far, make_block_loops(far, LoopOrder::balanced).loops, &why));
   CHECK_THAT(why, Catch::Contains("contiguous range"));
+}
+
+TEST_CASE("staging: kept rows of 512 bytes and more are not staged unless streaming is asked for", "[staging]") {
+  auto problem = [](std::vector<int64_t> shape, std::vector<int> perm, StoreMode stores) {
+    Problem p;
+    p.name = "k";
+    p.dtype = Dtype{"float64", 8};
+    p.shape = std::move(shape);
+    p.perm = std::move(perm);
+    p.target = Target{Isa::avx512, 512};
+    p.stores = stores;
+    return p;
+  };
+  auto reason = [](const Lowered& l) {
+    for (const auto& r : l.plan.reasons)
+      if (r.find("staged") != std::string::npos) return r;
+    return std::string();
+  };
+  // 17^6 float64 (3,2,0,1,4,5): canonical (289, 17, 17, 289) with rows of 2312 bytes kept.
+  CHECK(kept_row_bytes(make_plan(canonicalize(8, {17, 17, 17, 17, 17, 17}, {3, 2, 0, 1, 4, 5}), 8)) == 2312);
+  CHECK(kept_row_bytes(make_plan(canonicalize(8, {15, 15, 15, 15, 15, 15}, {0, 1, 3, 5, 2, 4}), 8)) == 0);
+  const Lowered long_rows = run_pipeline(problem({17, 17, 17, 17, 17, 17}, {3, 2, 0, 1, 4, 5}, StoreMode::automatic));
+  CHECK(long_rows.kernel.stage_level < 0);
+  CHECK_THAT(reason(long_rows), Catch::Contains("not staged: rows of 2312 bytes are copied whole"));
+  const Lowered asked = run_pipeline(problem({17, 17, 17, 17, 17, 17}, {3, 2, 0, 1, 4, 5}, StoreMode::streaming));
+  CHECK(asked.kernel.stage_level >= 0);
+  // Rows of 136 bytes (17^6 (2,4,1,3,0,5)) stage: tiles of 17 rows.
+  const Lowered short_rows = run_pipeline(problem({17, 17, 17, 17, 17, 17}, {2, 4, 1, 3, 0, 5}, StoreMode::automatic));
+  CHECK(short_rows.kernel.stage_tile_elements == 289);
 }
 
 TEST_CASE("staging: random plans' tiles are contiguous output ranges", "[staging][property]") {
