@@ -811,27 +811,23 @@ class SimdBlocks final : public PreparedBlocks {
       p.affine_stores =
           affine_registers(sp.store_offset, sp.store_bytes, &p.store_base, &p.store_step, &p.store_step2);
       p.moves = sp.moves ? &*sp.moves : nullptr;
-      if (p.shares_full && !p.moves && sp.load_bytes.size() <= 32) {
-        p.uniform = true;
-        for (std::size_t r = 0; r < sp.load_bytes.size(); ++r) {
-          if (sp.load_bytes[r] != 0) {
-            if (p.uniform_loads != 0 &&
-                (sp.load_bytes[r] != p.uniform_load_bytes || sp.load_mask[r] != p.uniform_load_mask))
-              p.uniform = false;
-            p.uniform_loads |= 1u << r;
-            p.uniform_load_bytes = sp.load_bytes[r];
-            p.uniform_load_mask = sp.load_mask[r];
-          }
-          if (sp.store_bytes[r] != 0) {
-            if (p.uniform_stores != 0 &&
-                (sp.store_bytes[r] != p.uniform_store_bytes || sp.store_mask[r] != p.uniform_store_mask))
-              p.uniform = false;
-            p.uniform_stores |= 1u << r;
-            p.uniform_store_bytes = sp.store_bytes[r];
-            p.uniform_store_mask = sp.store_mask[r];
-          }
+      // Program::uniform: the registers that move bytes (a bit set) all move the same ones.
+      const auto same_lanes = [](const std::vector<std::int32_t>& bytes, const std::vector<unsigned long long>& masks,
+                                 unsigned* regs, std::int32_t* b, unsigned long long* m) {
+        for (std::size_t r = 0; r < bytes.size(); ++r) {
+          if (bytes[r] == 0) continue;
+          if (*regs != 0 && (bytes[r] != *b || masks[r] != *m)) return false;
+          *regs |= 1u << r;
+          *b = bytes[r];
+          *m = masks[r];
         }
-      }
+        return true;
+      };
+      p.uniform = p.shares_full && !p.moves && sp.load_bytes.size() <= 32 &&
+                  same_lanes(sp.load_bytes, sp.load_mask, &p.uniform_loads, &p.uniform_load_bytes,
+                             &p.uniform_load_mask) &&
+                  same_lanes(sp.store_bytes, sp.store_mask, &p.uniform_stores, &p.uniform_store_bytes,
+                             &p.uniform_store_mask);
       data_.programs.push_back(p);
     }
     const Program& full = data_.programs.front();
