@@ -145,6 +145,13 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
   return out;
 }
 
+namespace {
+
+// streaming_order: nests whose loops all have at most this many iterations keep input order.
+constexpr int64_t kShortLoopCount = 4;
+
+}  // namespace
+
 LoopOrder streaming_order(const Plan& plan) {
   const BlockLoops in_order = make_block_loops(plan, LoopOrder::input);
   if (in_order.loops.size() < 2) return LoopOrder::input;
@@ -153,6 +160,15 @@ LoopOrder streaming_order(const Plan& plan) {
         return std::llabs(x.out_stride) < std::llabs(y.out_stride);
       });
   if (next_out != in_order.loops.begin()) return LoopOrder::input;
+  // Loops of a few iterations each (all-size-2 tensors, some axes fused in pairs): walking from
+  // the block outwards alternates between the input's and the output's next axis at every
+  // level, so each of the block's rows is read in runs of a few lines only; input order reads
+  // them in long runs, and the streamed lines need no write locality (Zen 4, AVX-512, 2^24
+  // float32, run-time engine: reversed 0.14 -> 0.45 of the best copy, two random axis orders
+  // 0.40 -> 0.72 and 0.25 -> 0.55; generated kernels 2^24 and 2^26 reversed 2.0-2.2x, AVX2 2.9x).
+  if (std::all_of(in_order.loops.begin(), in_order.loops.end(),
+                  [](const LoopDim& l) { return l.count <= kShortLoopCount; }))
+    return LoopOrder::input;
   // Said as input order where both orders give the same nest (a 2-D transpose's short loops).
   const BlockLoops balanced = make_block_loops(plan, LoopOrder::balanced_streaming);
   for (size_t d = 0; d < balanced.loops.size(); ++d)

@@ -39,6 +39,7 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order);
 // LoopOrder::balanced_streaming measured 1.2-1.9x faster (AVX-512; full reversals of TTC, 16^6
 // float64 (5,2,3,4,1,0), the gentt set's reversals) and 0.52x on one case, seed 002's
 // (6,7,3,4,5,0,1,2) (canonical (768, 6144, 60) reversed: short input rows, a long output row).
+// Nests whose loops all have at most four iterations (all-size-2 tensors) keep input order.
 LoopOrder streaming_order(const Plan& plan);
 
 // How `order` walks, for banners and explanations ("in input order", ...).

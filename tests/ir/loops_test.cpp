@@ -87,6 +87,14 @@ TEST_CASE("loops: a streaming variant walks from the block outwards where input 
         LoopOrder::balanced_streaming);
   // Input order walks axis 1 (the output's next axis) inside axis 0: input order.
   CHECK(streaming_order(make_plan(canonicalize(4, {75, 96, 75, 96}, {3, 0, 2, 1}), 16)) == LoopOrder::input);
+  // All-size-2 tensors (every loop two iterations): input order, reversed or not.
+  const std::vector<int64_t> twos(24, 2);
+  std::vector<int> reverse(24);
+  for (int a = 0; a < 24; ++a) reverse[a] = 23 - a;
+  CHECK(streaming_order(make_plan(canonicalize(4, twos, reverse), 16)) == LoopOrder::input);
+  CHECK(streaming_order(make_plan(canonicalize(4, twos, {23, 20, 5, 2, 22, 7, 13, 6, 21, 14, 12, 15, 4, 16, 17, 9,
+                                                         10, 3, 18, 0, 1, 19, 11, 8}),
+                                  16)) == LoopOrder::input);
   const Plan reversed = make_plan(canonicalize(8, {16, 16, 16, 16, 16, 16}, {5, 4, 3, 2, 1, 0}), 8);
   const Kernel k = lower(reversed, "k", LowerOptions{.streaming = true});
   CHECK(k.order == "from the block outwards, reads first");
