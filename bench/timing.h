@@ -72,10 +72,16 @@ inline std::vector<Timing> time_interleaved(const std::vector<std::function<void
     for (int w = 0; w < opt.warmup_calls; ++w) fns[i]();
     calls[i] = detail::calibrate(fns[i], opt.min_sample_seconds);
   }
+  // Each round starts with the next function (round s: s, s + 1, ..., wrapping), so that no
+  // function always runs right after the same one: with a fixed order, two identical run-time
+  // plans of an in-cache case measured up to 0.87x apart (the one that always ran first was
+  // slower: the other's lines were where it left them), docs/performance.md.
   std::vector<std::vector<double>> per_call(n);
   for (int s = 0; s < opt.samples; ++s)
-    for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t i = (static_cast<std::size_t>(s) + k) % n;
       per_call[i].push_back(detail::seconds_for(fns[i], calls[i]) / double(calls[i]));
+    }
 
   std::vector<Timing> out(n);
   for (std::size_t i = 0; i < n; ++i) {
