@@ -29,6 +29,8 @@ int64_t Kernel::iterations() const {
 
 namespace {
 
+// streaming_order: nests whose loops all have at most this many iterations keep input order.
+constexpr int64_t kShortLoopCount = 4;
 
 // The number of elements of the contiguous run that starts at a block's base, along
 // `strides` (the input's or the output's), when the block and the loops inside cover
@@ -144,13 +146,6 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
   }
   return out;
 }
-
-namespace {
-
-// streaming_order: nests whose loops all have at most this many iterations keep input order.
-constexpr int64_t kShortLoopCount = 4;
-
-}  // namespace
 
 LoopOrder streaming_order(const Plan& plan) {
   const BlockLoops in_order = make_block_loops(plan, LoopOrder::input);

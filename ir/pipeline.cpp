@@ -73,14 +73,10 @@ Lowered run_pipeline(const Problem& problem) {
   if (target_streams(problem.target) && problem.stores != StoreMode::cached && !out.kernel.tiled &&
       out.kernel.regions.empty() && (problem.stores == StoreMode::streaming || out_bytes >= kStageMinBytes)) {
     std::string why;
-    const int64_t kept_row = kept_row_bytes(out.plan);
-    std::optional<StagePlan> stage;
-    if (problem.stores != StoreMode::streaming && kept_row >= kStageMaxKeptRowBytes)
-      why = fmt::format("rows of {} bytes are copied whole (a kept innermost axis): most of their lines are whole",
-                        kept_row);
-    else
-      stage = plan_staging(out.plan, out.kernel.loops, &why,
-                           problem.stores == StoreMode::streaming ? 1 : kStageMinTileBytes, kStageMaxStackTileBytes);
+    const bool asked = problem.stores == StoreMode::streaming;
+    const std::optional<StagePlan> stage =
+        plan_staging(out.plan, out.kernel.loops, &why, asked ? 1 : kStageMinTileBytes, kStageMaxStackTileBytes,
+                     asked ? 0 : kStageMaxKeptRowBytes);
     if (stage) {
       out.kernel.stage_level = stage->level;
       out.kernel.stage_tile_elements = stage->tile_elements;

@@ -14,7 +14,13 @@ int64_t kept_row_bytes(const Plan& plan) {
 }
 
 std::optional<StagePlan> plan_staging(const Plan& plan, const std::vector<LoopDim>& loops, std::string* why,
-                                      int64_t min_tile_bytes, int64_t max_tile_bytes) {
+                                      int64_t min_tile_bytes, int64_t max_tile_bytes, int64_t max_kept_row_bytes) {
+  if (const int64_t kept = kept_row_bytes(plan); max_kept_row_bytes > 0 && kept >= max_kept_row_bytes) {
+    if (why)
+      *why = fmt::format("rows of {} bytes are copied whole (a kept innermost axis): most of their lines are whole",
+                         kept);
+    return std::nullopt;
+  }
   const Canonical& c = plan.problem;
   const int d = c.rank();
   const int depth = static_cast<int>(loops.size());

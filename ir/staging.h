@@ -69,9 +69,10 @@ struct StagePlan {
 // min_tile_bytes to max_tile_bytes (generated kernels pass kStageMaxStackTileBytes; tests, 1 for
 // small problems). nullopt with `why` set when no level qualifies (the loops below every level
 // leave some block axis or some inner output axis uncovered, or the tiles are too small or too
-// large).
+// large), or when the plan copies rows of max_kept_row_bytes or more whole (kept_row_bytes; 0:
+// any length; callers that apply the rule pass kStageMaxKeptRowBytes).
 std::optional<StagePlan> plan_staging(const Plan& plan, const std::vector<LoopDim>& loops, std::string* why,
                                       int64_t min_tile_bytes = kStageMinTileBytes,
-                                      int64_t max_tile_bytes = kStageMaxTileBytes);
+                                      int64_t max_tile_bytes = kStageMaxTileBytes, int64_t max_kept_row_bytes = 0);
 
 }  // namespace gentt

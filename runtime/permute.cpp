@@ -265,7 +265,9 @@ void check_buffers(const PermutePlan::Impl* p, const void* in, const void* out) 
 namespace {
 
 // The row engine for a permutation that keeps its innermost axis. The cached walk runs the other
-// axes in output order, so consecutive rows are neighbours in the output. The streaming walk
+// axes in output order, so consecutive rows are neighbours in the output; for outputs of 8 MiB
+// and more in the generated kernels' balanced order, and staged where short rows end inside
+// lines (both below). The streaming walk
 // (large outputs) reads in input order, with the loop over the output's next axis split so that
 // groups of up to engine::kMaxRowGroup rows that are neighbours in the output are copied
 // together, line by line (the group's loads in flight together, then its stores): a group's
@@ -373,9 +375,10 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
   // ir/staging.h's kStageMaxKeptRowBytes).
   std::string stage_note;
   if (spec.isa != engine::RowIsa::portable && large && out_contiguous && out_total >= kStageMinBytes &&
-      row_bytes % kLineBytes != 0 && row.extent * in_bytes < kStageMaxKeptRowBytes) {
+      row_bytes % kLineBytes != 0) {
     std::string why;
-    if (const std::optional<StagePlan> stage = plan_staging(rows_plan, cached_order, &why)) {
+    if (const std::optional<StagePlan> stage = plan_staging(rows_plan, cached_order, &why, kStageMinTileBytes,
+                                                            kStageMaxTileBytes, kStageMaxKeptRowBytes)) {
       engine::StageGeometry g;
       for (int l = 0; l < stage->level; ++l) {
         g.outer_counts.push_back(cached_order[l].count);
