@@ -19,25 +19,42 @@ namespace gentt {
 
 namespace {
 
-constexpr int kRegisterBytes = 64;
+// The register a kernel's blocks live in: zmm (512 bits, the default) or ymm (256 bits with
+// AVX-512VL's forms of the same instructions: vpermt2*, masked loads and stores). ymm blocks are
+// for CPUs that run 512-bit shuffles as two 256-bit halves (Zen 4), where a block with one
+// butterfly step fewer can be the cheaper one (ir/vector_width.h).
+struct Reg {
+  int bytes;           // 64 or 32
+  const char* type;    // __m512i / __m256i
+  const char* prefix;  // _mm512 / _mm256
+  const char* whole;   // si512 / si256
+};
+Reg reg_for(int vector_bits) {
+  return vector_bits == 256 ? Reg{32, "__m256i", "_mm256", "si256"} : Reg{64, "__m512i", "_mm512", "si512"};
+}
 
 // Intrinsic names per unit size: the backend's one table.
 struct UnitOps {
   const char* suffix;      // epi8 / epi16 / epi32 / epi64
   const char* index_type;  // C type of one index table entry
-  const char* mask_type;   // __mmask64 ...
+  int bits;                // bits of the unit's element
 };
 UnitOps unit_ops(int unit_bytes) {
   switch (unit_bytes) {
-    case 1: return {"epi8", "std::int8_t", "__mmask64"};
-    case 2: return {"epi16", "std::int16_t", "__mmask32"};
-    case 4: return {"epi32", "std::int32_t", "__mmask16"};
-    default: return {"epi64", "std::int64_t", "__mmask8"};
+    case 1: return {"epi8", "std::int8_t", 8};
+    case 2: return {"epi16", "std::int16_t", 16};
+    case 4: return {"epi32", "std::int32_t", 32};
+    default: return {"epi64", "std::int64_t", 64};
   }
 }
 
-std::string mask_literal(const LaneUnit& u, int count) {
-  return fmt::format("static_cast<{}>(0x{:x}u{})", unit_ops(u.bytes).mask_type, u.mask(count),
+// The mask type of a register of `reg_bytes` in units of `unit_bytes` (__mmask8 at least).
+std::string mask_type(int unit_bytes, int reg_bytes) {
+  return fmt::format("__mmask{}", std::max(8, reg_bytes / unit_bytes));
+}
+
+std::string mask_literal(const LaneUnit& u, int count, int reg_bytes) {
+  return fmt::format("static_cast<{}>(0x{:x}u{})", mask_type(u.bytes, reg_bytes), u.mask(count),
                      u.bytes == 1 ? "ll" : "");
 }
 
@@ -69,7 +86,8 @@ struct ShuffleCode {
   std::vector<int> table;                // kIndex ids: the permute's, or P0, P1 words, then bytes
 };
 
-void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog, bool vbmi) {
+void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog, bool vbmi, const Reg& r) {
+  const int kRegisterBytes = r.bytes;
   // Elements larger than a register move with memcpy (one lane: loads and stores only).
   if (k.elem_bytes > kRegisterBytes) return emit_memcpy_block(w, k, prog);
   const LaneUnit u = LaneUnit::choose(k.elem_bytes, kRegisterBytes);
@@ -93,22 +111,27 @@ void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog, bool v
     }
     code.emplace(op.index, std::move(c));
   }
-  auto table = [](int id) { return fmt::format("_mm512_load_si512(kIndex{})", id); };
+  // _mm512_ loads and stores take void pointers, the _mm256_ ones __m256i pointers.
+  auto vptr = [&r](const std::string& p, bool is_const) {
+    return r.bytes == 64 ? p : fmt::format("reinterpret_cast<{}{}*>({})", is_const ? "const " : "", r.type, p);
+  };
+  auto table = [&](int id) { return fmt::format("{}_load_{}({})", r.prefix, r.whole, vptr(fmt::format("kIndex{}", id), true)); };
   for (const auto& op : prog.ops) {
     switch (op.kind) {
       case OpKind::load:
         if (u.full(op.count, k.lanes))
-          w.linef("const __m512i v{} = _mm512_loadu_si512(in + {});", op.dst, op.offset);
+          w.linef("const {} v{} = {}_loadu_{}({});", r.type, op.dst, r.prefix, r.whole,
+                  vptr(fmt::format("in + {}", op.offset), true));
         else
-          w.linef("const __m512i v{} = _mm512_maskz_loadu_{}({}, in + {});", op.dst, ops.suffix,
-                  mask_literal(u, op.count), op.offset);
+          w.linef("const {} v{} = {}_maskz_loadu_{}({}, in + {});", r.type, op.dst, r.prefix, ops.suffix,
+                  mask_literal(u, op.count, kRegisterBytes), op.offset);
         break;
       case OpKind::shuffle: {
         // One source: the same register twice (permutexvar trips GCC 12's uninitialized check).
         const ShuffleCode& c = code.at(op.index);
         const int b = op.b >= 0 ? op.b : op.a;
         if (!c.bytes) {
-          w.linef("const __m512i v{} = _mm512_permutex2var_{}(v{}, {}, v{});", op.dst,
+          w.linef("const {} v{} = {}_permutex2var_{}(v{}, {}, v{});", r.type, op.dst, r.prefix,
                   unit_ops(c.wide.unit.bytes).suffix, op.a, table(c.table[0]), b);
           break;
         }
@@ -120,28 +143,30 @@ void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog, bool v
           sources[1] = fmt::format("v{}", b);
         } else {
           for (int p = 0; p < s.sources; ++p) {
-            w.linef("const __m512i v{}_w{} = _mm512_permutex2var_epi16(v{}, {}, v{});", op.dst, p, op.a,
+            w.linef("const {} v{}_w{} = {}_permutex2var_epi16(v{}, {}, v{});", r.type, op.dst, p, r.prefix, op.a,
                     table(c.table[p]), b);
             sources[p] = fmt::format("v{}_w{}", op.dst, p);
           }
         }
         std::string first = s.in_lane || s.shuffle_first
-                                ? fmt::format("_mm512_shuffle_epi8({}, {})", sources[0], table(c.table[byte_tables]))
+                                ? fmt::format("{}_shuffle_epi8({}, {})", r.prefix, sources[0],
+                                              table(c.table[byte_tables]))
                                 : sources[0];
         if (s.sources == 2)
-          first = fmt::format("_mm512_mask_shuffle_epi8({}, static_cast<__mmask64>(0x{:x}ull), {}, {})", first,
-                              s.second, sources[1], table(c.table[byte_tables + 1]));
-        w.linef("const __m512i v{} = {};", op.dst, first);
+          first = fmt::format("{}_mask_shuffle_epi8({}, static_cast<{}>(0x{:x}ull), {}, {})", r.prefix, first,
+                              mask_type(1, kRegisterBytes), s.second, sources[1], table(c.table[byte_tables + 1]));
+        w.linef("const {} v{} = {};", r.type, op.dst, first);
         break;
       }
       case OpKind::store:
-        if (op.stream)  // a whole 64-byte line, aligned whenever `out` is (ir/stream.h)
-          w.linef("_mm512_stream_si512(reinterpret_cast<__m512i*>(out + {}), v{});", op.offset, op.src);
-        else if (u.full(op.count, k.lanes))
-          w.linef("_mm512_storeu_si512(out + {}, v{});", op.offset, op.src);
-        else
-          w.linef("_mm512_mask_storeu_{}(out + {}, {}, v{});", ops.suffix, op.offset, mask_literal(u, op.count),
+        if (op.stream)  // a whole line or half of one, aligned whenever `out` is (ir/stream.h)
+          w.linef("{}_stream_{}(reinterpret_cast<{}*>(out + {}), v{});", r.prefix, r.whole, r.type, op.offset,
                   op.src);
+        else if (u.full(op.count, k.lanes))
+          w.linef("{}_storeu_{}({}, v{});", r.prefix, r.whole, vptr(fmt::format("out + {}", op.offset), false), op.src);
+        else
+          w.linef("{}_mask_storeu_{}(out + {}, {}, v{});", r.prefix, ops.suffix, op.offset,
+                  mask_literal(u, op.count, kRegisterBytes), op.src);
         break;
     }
   }
@@ -171,8 +196,9 @@ class Avx512Backend final : public Backend {
   std::string epilogue() const override { return "GENTT_AVX512_END\n"; }
   std::string kernel(const KernelUnit& unit) const override {
     const bool vbmi = (isa_features(isa_) & GENTT_FEATURE_AVX512VBMI) != 0;
+    const Reg r = reg_for(unit.problem.target.vector_bits);
     return emit_kernel_skeleton(
-        unit, [vbmi](CodeWriter& w, const Kernel& k, const BlockProgram& prog) { block_body(w, k, prog, vbmi); },
+        unit, [vbmi, r](CodeWriter& w, const Kernel& k, const BlockProgram& prog) { block_body(w, k, prog, vbmi, r); },
         "_mm_sfence();  // order the streaming stores before returning",
         "_mm512_stream_si512(reinterpret_cast<__m512i*>(to), _mm512_load_si512(from));");
   }

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cerrno>
 #include <cmath>
@@ -66,7 +67,17 @@ using gentt::bench::Buffer;
 namespace fs = std::filesystem;
 
 // The ISAs a set may have a module for, in the order the table shows them (widest first).
-const std::vector<std::string> kIsas = {"avx512", "avx512skx", "avx2", "sve", "neon", "sunway", "scalar"};
+// avx512_256: the avx512 level's kernels with ymm blocks (vector_bits 256), built when
+// GENTT_BENCH_ISAS names it.
+const std::vector<std::string> kIsas = {"avx512", "avx512_256", "avx512skx", "avx2", "sve", "neon", "sunway", "scalar"};
+
+// The ISA of a module name without its width (avx512_256 -> avx512).
+std::string base_isa(const std::string& isa) {
+  const size_t u = isa.rfind('_');
+  return u != std::string::npos && u + 1 < isa.size() && std::isdigit(static_cast<unsigned char>(isa[u + 1]))
+             ? isa.substr(0, u)
+             : isa;
+}
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -156,7 +167,7 @@ Options parse_options(int argc, char** argv) {
       opt.isas.clear();
       for (const std::string& isa : split(value, ',')) {
         if (std::find(kIsas.begin(), kIsas.end(), isa) == kIsas.end())
-          throw UsageError("--isa: unknown ISA '" + isa + "' (known: avx512 avx512skx avx2 sve neon sunway scalar)");
+          throw UsageError("--isa: unknown ISA '" + isa + "' (known: avx512 avx512_256 avx512skx avx2 sve neon sunway scalar)");
         if (std::find(opt.isas.begin(), opt.isas.end(), isa) == opt.isas.end()) opt.isas.push_back(isa);
       }
     } else if (arg == "--threads") {
@@ -286,7 +297,7 @@ std::vector<Module> open_modules(const Set& set, const Options& opt) {
       dlclose(handle);
       continue;
     }
-    if (!gentt::cpu_supports(isa)) {
+    if (!gentt::cpu_supports(base_isa(isa))) {
       std::printf("  %-10s skipped: this CPU cannot run %s kernels\n", isa.c_str(), isa.c_str());
       dlclose(handle);
       continue;

@@ -60,6 +60,14 @@ StoreMode parse_stores_field(std::string_view text, const std::string& field) {
                                      did_you_mean(text, names), fmt::join(names, ", ")));
 }
 
+Tune parse_tune_field(std::string_view text, const std::string& field) {
+  if (std::optional<Tune> tune = parse_tune(text)) return *tune;
+  std::vector<std::string> names;
+  for (Tune t : {Tune::generic, Tune::znver4}) names.emplace_back(tune_name(t));
+  throw UserError(field, fmt::format("unknown tune \"{}\"{}; expected one of {}", text, did_you_mean(text, names),
+                                     fmt::join(names, ", ")));
+}
+
 Dtype parse_dtype_field(std::string_view text, const std::string& field) {
   if (std::optional<Dtype> dtype = parse_dtype(text)) return *dtype;
   std::vector<std::string> names;

@@ -18,6 +18,9 @@ Dtype parse_dtype_field(std::string_view text, const std::string& field);
 // A store mode: "auto", "streaming" or "cached" (ir/stream.h).
 StoreMode parse_stores_field(std::string_view text, const std::string& field);
 
+// A tuning: "generic" or "znver4" (ir/vector_width.h).
+Tune parse_tune_field(std::string_view text, const std::string& field);
+
 // Whether `text` can be a C and C++ symbol: [A-Za-z_][A-Za-z0-9_]* and not a keyword.
 bool is_identifier(std::string_view text);
 

@@ -73,9 +73,15 @@ void add_target_flags(CLI::App& command, TargetFlags& flags) {
   command
       .add_option_function<int>(
           "--vector-bits", [&flags](int v) { flags.vector_bits = v; },
-          "Vector width for sve and sve2 (128..2048, multiple of 128) or sunway (256 or 512); "
-          "overrides spec files")
+          "Vector width for sve and sve2 (128..2048, multiple of 128), sunway (256 or 512) or avx512 and "
+          "avx512skx (512, or 256 for ymm blocks); overrides spec files")
       ->type_name("N");
+  command
+      .add_option_function<std::string>(
+          "--tune", [&flags](const std::string& v) { flags.tune = v; },
+          "CPU to tune for: generic, or znver4 (avx512 levels: the planner chooses zmm or ymm blocks); overrides "
+          "spec files")
+      ->type_name("CPU");
   command
       .add_option_function<std::string>(
           "--stores", [&flags](const std::string& v) { flags.stores = v; },
@@ -113,6 +119,7 @@ SpecOverrides spec_overrides(const TargetFlags& target) {
   if (target.isa) o.isa = parse_isa_field(*target.isa, o.isa_field);
   o.vector_bits = target.vector_bits;
   if (target.stores) o.stores = parse_stores_field(*target.stores, o.stores_field);
+  if (target.tune) o.tune = parse_tune_field(*target.tune, o.tune_field);
   return o;
 }
 
@@ -136,6 +143,10 @@ LocatedProblem problem_from_flags(const ProblemFlags& flags, const TargetFlags& 
   p.target.vector_bits = target.vector_bits.value_or(0);
   p.target.vector_bits =
       resolve_vector_bits(p.target, target.vector_bits ? "--vector-bits" : "--isa");
+  if (target.tune) {
+    p.target.tune = parse_tune_field(*target.tune, "--tune");
+    check_tune(p.target, target.vector_bits.has_value(), "--tune");
+  }
   p.threads = !flags.no_threads;
   if (target.stores) {
     p.stores = parse_stores_field(*target.stores, "--stores");

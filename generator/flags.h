@@ -1,8 +1,8 @@
 // The command-line flags that describe a problem, as an alternative to a spec file:
 //   --shape 64,32,32,4 --perm 2,1,0,3 --dtype float32 --isa avx512 [--vector-bits N]
 //   [--name NAME] [--no-threads]
-//   [--stores auto|streaming|cached]
-// --isa, --vector-bits and --stores also override every kernel of spec files.
+//   [--stores auto|streaming|cached] [--tune generic|znver4]
+// --isa, --vector-bits, --stores and --tune also override every kernel of spec files.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -18,6 +18,7 @@ struct TargetFlags {
   std::optional<std::string> isa;  // --isa
   std::optional<int> vector_bits;  // --vector-bits
   std::optional<std::string> stores;  // --stores
+  std::optional<std::string> tune;    // --tune
 };
 
 struct ProblemFlags {

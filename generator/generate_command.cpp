@@ -40,13 +40,15 @@ std::string describe_target(const Target& t) {
   return fmt::format("{} ({}-bit)", isa_name(t.isa), t.vector_bits);
 }
 
-// One file holds one prelude, so its kernels must share the ISA and the vector width.
+// One file holds one prelude, so its kernels must share the ISA and the vector width (the AVX-512
+// levels' prelude is the same for zmm and ymm blocks: their widths may differ).
 void require_one_target(const std::vector<LocatedProblem>& problems) {
   const LocatedProblem& first = problems.front();
   for (const LocatedProblem& lp : problems) {
     const Target& a = first.problem.target;
     const Target& b = lp.problem.target;
-    if (a.isa != b.isa || a.vector_bits != b.vector_bits)
+    const bool one_prelude = a.isa == Isa::avx512 || a.isa == Isa::avx512skx;
+    if (a.isa != b.isa || (a.vector_bits != b.vector_bits && !one_prelude))
       throw UserError("-o",
                       fmt::format("the kernels of one file must share one target, but {} "
                                   "is {} and {} is {}; use --out-dir DIR for one file per "

@@ -9,7 +9,9 @@ namespace gentt {
 KernelUnit lower_problem(const LocatedProblem& lp) {
   try {
     Lowered lowered = run_pipeline(lp.problem);
-    return KernelUnit{lp.problem, std::move(lowered.plan), std::move(lowered.kernel),
+    Problem problem = lp.problem;
+    problem.target = lowered.target;  // a tuned target's width
+    return KernelUnit{std::move(problem), std::move(lowered.plan), std::move(lowered.kernel),
                       std::move(lowered.stream_kernel)};
   } catch (const UserError& e) {
     throw in_context(e, lp.origin);

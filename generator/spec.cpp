@@ -27,7 +27,7 @@ using Json = nlohmann::ordered_json;
 // The fields of a kernel object, in documentation order (specs/README.md).
 const std::vector<std::string>& kernel_fields() {
   static const std::vector<std::string> fields = {"name", "dtype",       "shape",   "perm",
-                                                  "isa",  "vector_bits", "threads", "stores", "convention"};
+                                                  "isa",  "vector_bits", "tune", "threads", "stores", "convention"};
   return fields;
 }
 
@@ -41,6 +41,7 @@ struct SpecEntry {
   std::vector<int> perm;
   std::optional<Isa> isa;
   std::optional<int> vector_bits;
+  std::optional<Tune> tune;
   bool threads = true;
   std::optional<StoreMode> stores;
 };
@@ -182,6 +183,7 @@ SpecEntry read_kernel(const Json& kernel, const std::string& pointer) {
       throw UserError(at("vector_bits"), fmt::format("{} is not a vector width", bits));
     e.vector_bits = static_cast<int>(bits);  // checked against the ISA once it is known
   }
+  if (kernel.contains("tune")) e.tune = parse_tune_field(get_string(kernel["tune"], at("tune"), "a tuning"), at("tune"));
   if (kernel.contains("threads")) {
     if (!kernel["threads"].is_boolean())
       expected(at("threads"), "true or false", kernel["threads"]);
@@ -242,6 +244,15 @@ LocatedProblem finish(const SpecEntry& e, const std::string& source, const SpecO
     bits_field = field("vector_bits");
   }
   p.target.vector_bits = resolve_vector_bits(p.target, bits_field);
+  const bool bits_given = o.vector_bits || (e.vector_bits && (!o.isa || o.isa == e.isa));
+  // Like vector_bits, the kernel's tune does not carry over to an ISA that --isa puts in place of
+  // its own, unless that ISA takes it too (avx512 <-> avx512skx).
+  const bool avx512_level = p.target.isa == Isa::avx512 || p.target.isa == Isa::avx512skx;
+  const bool entry_tune = e.tune && (!o.isa || o.isa == e.isa || avx512_level);
+  if (o.tune || entry_tune) {
+    p.target.tune = o.tune ? *o.tune : *e.tune;
+    check_tune(p.target, bits_given, o.tune ? o.tune_field : field("tune"));
+  }
   p.stores = o.stores ? *o.stores : e.stores.value_or(StoreMode::automatic);
   check_store_mode(p.target, p.stores, o.stores ? o.stores_field : field("stores"));
 

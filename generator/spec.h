@@ -24,6 +24,9 @@ struct SpecOverrides {
   // Replaces each kernel's "vector_bits".
   std::optional<int> vector_bits;
   std::string vector_bits_field = "--vector-bits";
+  // Replaces each kernel's "tune".
+  std::optional<Tune> tune;
+  std::string tune_field = "--tune";
   // Replaces each kernel's "stores".
   std::optional<StoreMode> stores;
   std::string stores_field = "--stores";

@@ -12,6 +12,7 @@
 #include "ir/staging.h"
 #include "ir/stream.h"
 #include "ir/tiling.h"
+#include "ir/vector_width.h"
 #include "ir/verify.h"
 
 namespace gentt {
@@ -26,11 +27,17 @@ int lanes_for(const Target& target, int64_t elem_bytes) {
   return static_cast<int>(target.isa == Isa::scalar ? std::min<int64_t>(lanes, 16) : lanes);
 }
 
-Lowered run_pipeline(const Problem& problem) {
-  check_store_mode(problem.target, problem.stores, "stores");
+Lowered run_pipeline(const Problem& given) {
+  check_store_mode(given.target, given.stores, "stores");
+  // A tuned target (Tune::znver4) chooses its width first; the rest plans for that width.
+  const WidthChoice width = choose_vector_bits(given);
+  Problem problem = given;
+  problem.target.vector_bits = width.vector_bits;
   const Canonical c = canonicalize(problem.dtype.bytes, problem.shape, problem.perm);
   Lowered out;
+  out.target = problem.target;
   out.plan = make_plan(c, lanes_for(problem.target, problem.dtype.bytes));
+  if (!width.reason.empty()) out.plan.reasons.insert(out.plan.reasons.begin(), width.reason);
   out.kernel = lower(out.plan, problem.name);
   verify_kernel(out.kernel);
   // Tiling is only considered for large outputs: small kernels' explanations stay as they were.

@@ -16,6 +16,7 @@ struct Lowered {
   Plan plan;
   Kernel kernel;                       // the cached variant, in output order
   std::optional<Kernel> stream_kernel; // the streaming variant (ir/stream.h), named NAME_stream
+  Target target;                       // the problem's, with the width a tuned target chose (ir/vector_width.h)
 };
 Lowered run_pipeline(const Problem& problem);
 

@@ -56,6 +56,28 @@ std::optional<Isa> parse_isa(std::string_view name) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Tuning
+
+std::string_view tune_name(Tune tune) { return tune == Tune::znver4 ? "znver4" : "generic"; }
+
+std::optional<Tune> parse_tune(std::string_view name) {
+  if (name == "generic") return Tune::generic;
+  if (name == "znver4") return Tune::znver4;
+  return std::nullopt;
+}
+
+void check_tune(const Target& target, bool vector_bits_given, const std::string& field) {
+  if (target.tune == Tune::generic) return;
+  if (target.isa != Isa::avx512 && target.isa != Isa::avx512skx)
+    throw UserError(field, fmt::format("tune {} applies to isa avx512 and avx512skx, not {}", tune_name(target.tune),
+                                       isa_name(target.isa)));
+  if (vector_bits_given)
+    throw UserError(field, fmt::format("tune {} chooses the vector width itself; leave vector_bits out (or give "
+                                       "vector_bits without tune)",
+                                       tune_name(target.tune)));
+}
+
+// ---------------------------------------------------------------------------------------------
 // Vector bits
 
 int resolve_vector_bits(const Target& target, const std::string& field) {
@@ -70,11 +92,19 @@ int resolve_vector_bits(const Target& target, const std::string& field) {
                                            "(got {}); leave it out",
                                            bits));
       return 128;
-    case Isa::avx2:
     case Isa::avx512:
     case Isa::avx512skx:
+      // 512: zmm blocks (the default); 256: ymm blocks with AVX-512VL's instructions, for CPUs
+      // that split 512-bit shuffles into two halves (Zen 4; ir/vector_width.h).
+      if (bits == 0) return 512;
+      if (bits != 256 && bits != 512)
+        throw UserError(field, fmt::format("isa {} needs vector_bits 512 (zmm blocks, the default) or 256 (ymm "
+                                           "blocks), got {}",
+                                           isa, bits));
+      return bits;
+    case Isa::avx2:
     case Isa::neon: {
-      const int fixed = target.isa == Isa::avx2 ? 256 : target.isa == Isa::neon ? 128 : 512;
+      const int fixed = target.isa == Isa::avx2 ? 256 : 128;
       if (bits != 0 && bits != fixed)
         throw UserError(field, fmt::format("isa {} has {}-bit vectors: vector_bits must be {} or "
                                            "left out, got {}",
@@ -218,6 +248,12 @@ std::string default_kernel_name(const Problem& p) {
   if (p.target.isa == Isa::sve || p.target.isa == Isa::sunway)
     name += std::to_string(resolve_vector_bits(p.target, "vector_bits"));
   if (p.target.isa == Isa::sve2) name += "_" + std::to_string(resolve_vector_bits(p.target, "vector_bits"));
+  // A tuned kernel says for what (its width is the tuner's choice, ir/vector_width.h).
+  if (p.target.tune != Tune::generic) name += "_" + std::string(tune_name(p.target.tune));
+  // AVX-512 levels carry a width only when it is not the default 512 (avx512_256).
+  if ((p.target.isa == Isa::avx512 || p.target.isa == Isa::avx512skx) &&
+      resolve_vector_bits(p.target, "vector_bits") != 512)
+    name += "_" + std::to_string(resolve_vector_bits(p.target, "vector_bits"));
   return name;
 }
 

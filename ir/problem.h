@@ -24,12 +24,26 @@ const std::vector<Isa>& all_isas();
 std::string_view isa_name(Isa isa);
 std::optional<Isa> parse_isa(std::string_view name);
 
+// The CPU a kernel is tuned for (spec field `tune`, ir/vector_width.h). generic: the ISA's
+// default plan. znver4 (AMD Zen 4, avx512 and avx512skx only): 512-bit operations run as two
+// 256-bit halves there, so the planner may choose ymm blocks (vector_bits 256) over zmm ones.
+enum class Tune { generic, znver4 };
+std::string_view tune_name(Tune tune);
+std::optional<Tune> parse_tune(std::string_view name);
+
 struct Target {
   Isa isa = Isa::scalar;
   // Vector register width in bits. Fixed by the ISA except for SVE and SVE2 (128..2048,
-  // multiple of 128) and Sunway (256 = SW26010, 512 = SW26010-Pro). 0 = the ISA's default.
+  // multiple of 128), Sunway (256 = SW26010, 512 = SW26010-Pro) and the AVX-512 levels (512,
+  // or 256 for ymm blocks). 0 = the ISA's default.
   int vector_bits = 0;
+  Tune tune = Tune::generic;
 };
+
+// Checks that `tune` applies to the target's ISA, and that a tuned target leaves its width to
+// the planner (vector_bits_given: the spec or the command line set one). Throws UserError
+// naming `field`.
+void check_tune(const Target& target, bool vector_bits_given, const std::string& field);
 
 // Resolves vector_bits == 0 to the ISA's default and checks the value is valid for the ISA.
 // Throws UserError naming `field` when it is not.

@@ -116,7 +116,10 @@ std::string regenerate_command(const Problem& p) {
 
 KernelUnit lower(const Problem& p) {
   Lowered lowered = run_pipeline(p);
-  return KernelUnit{p, std::move(lowered.plan), std::move(lowered.kernel), std::move(lowered.stream_kernel)};
+  Problem tuned = p;
+  tuned.target = lowered.target;
+  return KernelUnit{std::move(tuned), std::move(lowered.plan), std::move(lowered.kernel),
+                    std::move(lowered.stream_kernel)};
 }
 
 }  // namespace

@@ -2,7 +2,7 @@
 # The instruction audit of generated x86 kernels (issue 13): a kernel may hold only instructions
 # of the CPU features it declares, whatever features the test machine has.
 #
-#   audit_kernels.sh GENTT_GEN MAKE_SPECS CXX WORK_DIR CASES SEED ISA...
+#   audit_kernels.sh GENTT_GEN MAKE_SPECS CXX WORK_DIR CASES SEED ISA[:VECTOR_BITS]...
 #   audit_kernels.sh --objects FEATURES SUFFIX WORK_DIR OBJECT...
 #
 # The second form audits compiled objects of the run-time library: those whose path ends in
@@ -10,7 +10,7 @@
 #
 # For each ISA (x86 level): CASES random problems (tests/e2e/make_specs.cpp, the e2e generator;
 # for avx512skx half of them move single bytes) and one uint8 transpose are generated into one
-# file. Then:
+# file (ISA:BITS passes --vector-bits BITS: avx512:256 audits the ymm blocks). Then:
 # 1. the declarations agree: the banner's "CPU features:" line, every NAME_info's feature names
 #    and the target pragma name the same set;
 # 2. the file is compiled twice, as gentt_add_kernels() does (-O3 and -m<feature> for exactly
@@ -72,24 +72,26 @@ shift 6
 mkdir -p "$work"
 
 
-for isa in "$@"; do
-  dir=$work/$isa
+for level in "$@"; do
+  isa=${level%%:*} bits=() tag=$isa
+  if [[ $level == *:* ]]; then bits=(--vector-bits "${level#*:}") tag=${isa}_${level#*:}; fi
+  dir=$work/$tag
   mkdir -p "$dir"
   "$make_specs" "$dir" 1 "$cases" "$seed" "$isa"
-  "$gen" generate "$dir/cases_0.json" -o "$dir/kernels.cpp"
-  "$gen" generate --shape 96,80 --perm 1,0 --dtype uint8 --isa "$isa" --name "audit_${isa}_u8" -o "$dir/u8.cpp"
+  "$gen" generate "$dir/cases_0.json" "${bits[@]}" -o "$dir/kernels.cpp"
+  "$gen" generate --shape 96,80 --perm 1,0 --dtype uint8 --isa "$isa" "${bits[@]}" --name "audit_${tag}_u8" -o "$dir/u8.cpp"
   for src in "$dir/kernels.cpp" "$dir/u8.cpp"; do
     declared=$(features_of "$src")
-    [ -n "$declared" ] || { echo "FAIL $isa: $src declares no CPU features"; status=1; continue; }
+    [ -n "$declared" ] || { echo "FAIL $tag: $src declares no CPU features"; status=1; continue; }
     # 1. Every NAME_info and both target pragmas (GCC, clang) say the same.
     infos=$(grep -c 'const gentt_kernel_info .*_info = {' "$src" || true)
     agreeing=$(grep -A2 'const gentt_kernel_info .*_info = {' "$src" | grep -c "\"$declared\"};\$" || true)
     if [ "$infos" -eq 0 ] || [ "$infos" != "$agreeing" ]; then
-      echo "FAIL $isa: $agreeing of $infos NAME_info descriptors of $src declare \"$declared\""; status=1
+      echo "FAIL $tag: $agreeing of $infos NAME_info descriptors of $src declare \"$declared\""; status=1
     fi
     if ! grep -q "#pragma GCC target(\"$declared\")" "$src" ||
        ! grep -q "#pragma clang attribute push(__attribute__((target(\"$declared\")))" "$src"; then
-      echo "FAIL $isa: the target pragmas of $src are not exactly \"$declared\""; status=1
+      echo "FAIL $tag: the target pragmas of $src are not exactly \"$declared\""; status=1
     fi
     # 2. and 3. Both builds, each reassembled for exactly the declared features.
     flags=()
@@ -100,11 +102,11 @@ for isa in "$@"; do
       if [ $build = flags ]; then "$cxx" -std=c++20 -O3 "${flags[@]}" -c "$src" -o "$obj"
       else "$cxx" -std=c++20 -O3 -c "$src" -o "$obj"; fi
       if ! reassemble "$obj" "$declared" "$obj.log"; then
-        echo "FAIL $isa ($build build of $(basename "$src")): instructions outside $declared:"
+        echo "FAIL $tag ($build build of $(basename "$src")): instructions outside $declared:"
         head -20 "$obj.log"
         status=1
       else
-        echo "ok   $isa ($build build of $(basename "$src")): $(wc -l < "$obj.s") instructions, all within $declared"
+        echo "ok   $tag ($build build of $(basename "$src")): $(wc -l < "$obj.s") instructions, all within $declared"
       fi
     done
   done

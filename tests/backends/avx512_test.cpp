@@ -30,6 +30,24 @@ TEST_CASE("avx512: a kernel with a streaming variant", "[avx512][golden]") {
   CHECK_THAT(emit_file({small}, "x"), !Contains("_mm512_stream_si512") && !Contains("_mm_sfence"));
 }
 
+TEST_CASE("avx512 at 256 bits: ymm blocks with AVX-512VL's instructions", "[avx512]") {
+  // Bytes with VBMI: vpermt2b on ymm; masked loads and stores of the tails in 32-lane masks.
+  const auto bytes = test::make_unit("ymm_u8", Dtype{"uint8", 1}, {40, 33}, {1, 0}, Isa::avx512, 256);
+  CHECK(bytes.kernel.lanes == 32);
+  const std::string b = emit_file({bytes}, "x");
+  CHECK_THAT(b, Contains("_mm256_permutex2var_epi") && Contains("__mmask32") && Contains("_mm256_maskz_loadu_epi8(") &&
+                    Contains("_mm256_mask_storeu_epi8(") && !Contains("__m512i v"));
+  CHECK_THAT(b, Contains("_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + "));
+  // Without VBMI: word permutes and in-lane byte shuffles, on ymm.
+  const auto skx = test::make_unit("ymm_skx", Dtype{"uint8", 1}, {40, 33}, {1, 0}, Isa::avx512skx, 256);
+  CHECK_THAT(emit_file({skx}, "x"), Contains("_mm256_shuffle_epi8(") && !Contains("_mm256_permutex2var_epi8"));
+  // Streaming stores of ymm registers (two per line).
+  const auto stream = test::make_unit("ymm_stream", Dtype{"float32", 4}, {32, 48}, {1, 0}, Isa::avx512, 256,
+                                      StoreMode::streaming);
+  REQUIRE(stream.stream_kernel);
+  CHECK_THAT(emit_file({stream}, "x"), Contains("_mm256_stream_si256(reinterpret_cast<__m256i*>(out + "));
+}
+
 TEST_CASE("shuffles move in the widest exact unit", "[avx512][lane_unit]") {
   // 64 bytes: lanes in aligned groups of 8 from one source become qword units.
   std::vector<int> index(64);

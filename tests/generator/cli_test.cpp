@@ -111,7 +111,7 @@ TEST_CASE("list-isas prints two lines per ISA: widths, backend, this CPU; featur
                         Contains("\nsve        vector bits: 128..2048 (default 512)") &&
                         Contains("\nsve2       vector bits: 128..2048 (default 512)") &&
                         Contains("\nsunway     vector bits: 256 or 512 (default 512)") &&
-                        Contains("\navx512skx  vector bits: 512") &&
+                        Contains("\navx512skx  vector bits: 256 or 512 (default 512)") &&
                         Contains("features: avx512f, avx512bw, avx512vl; for Skylake-SP") &&
                         Contains("features: avx512f, avx512bw, avx512vl, avx512vbmi; for Ice Lake-SP") &&
                         Contains("qemu-aarch64"));
@@ -329,8 +329,8 @@ TEST_CASE("error: vector bits invalid for the ISA", "[cli][error]") {
                     {"a.json: /vector_bits: isa sunway needs vector_bits 256 (SW26010) or 512 "
                      "(SW26010-Pro), got 384"});
   expect_spec_error(R"({"dtype": "int8", "shape": [4], "perm": [0], "isa": "avx512",
-                        "vector_bits": 256})",
-                    {"a.json: /vector_bits: isa avx512 has 512-bit vectors"});
+                        "vector_bits": 1024})",
+                    {"a.json: /vector_bits: isa avx512 needs vector_bits 512 (zmm blocks, the default) or 256"});
   expect_flags_error(
       {"--shape", "4", "--perm", "0", "--dtype", "int8", "--isa", "scalar", "--vector-bits", "256"},
       {"--vector-bits: vector_bits is not configurable for isa scalar"});

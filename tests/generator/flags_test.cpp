@@ -88,8 +88,18 @@ TEST_CASE("problem flag errors name the flag", "[flags]") {
              Catch::StartsWith("--isa: unknown isa \"arm\""));
   CHECK_THAT(flags_error(flags("4", "0"), target("sve", 100)),
              Catch::StartsWith("--vector-bits: isa sve needs vector_bits in 128..2048"));
-  CHECK_THAT(flags_error(flags("4", "0"), target("avx512", 256)),
-             Catch::StartsWith("--vector-bits: isa avx512 has 512-bit vectors"));
+  CHECK_THAT(flags_error(flags("4", "0"), target("avx512", 384)),
+             Catch::StartsWith("--vector-bits: isa avx512 needs vector_bits 512 (zmm blocks, the default) or 256"));
+  TargetFlags tuned = target("avx512", 256);
+  tuned.tune = "znver4";
+  CHECK_THAT(flags_error(flags("4", "0"), tuned),
+             Catch::StartsWith("--tune: tune znver4 chooses the vector width itself"));
+  tuned = target("avx2");
+  tuned.tune = "znver4";
+  CHECK_THAT(flags_error(flags("4", "0"), tuned),
+             Catch::StartsWith("--tune: tune znver4 applies to isa avx512 and avx512skx, not avx2"));
+  tuned.tune = "zen4";
+  CHECK_THAT(flags_error(flags("4", "0"), tuned), Catch::StartsWith("--tune: unknown tune \"zen4\""));
   CHECK_THAT(flags_error(flags("4", "0"), TargetFlags{}),
              Catch::StartsWith("--isa: missing; a problem given by flags needs --shape, --perm, "
                                "--dtype and --isa"));

@@ -47,11 +47,14 @@ TEST_CASE("resolve_vector_bits: fixed widths may be repeated, not changed", "[pr
   CHECK(resolve_vector_bits({Isa::avx2, 256}, "f") == 256);
   CHECK(resolve_vector_bits({Isa::avx512, 512}, "f") == 512);
   CHECK(resolve_vector_bits({Isa::neon, 128}, "f") == 128);
+  // AVX-512 levels: zmm blocks by default, ymm blocks (AVX-512VL) on request.
+  CHECK(resolve_vector_bits({Isa::avx512, 0}, "f") == 512);
+  CHECK(resolve_vector_bits({Isa::avx512, 256}, "f") == 256);
+  CHECK(resolve_vector_bits({Isa::avx512skx, 256}, "f") == 256);
   CHECK(user_error([] {
-          resolve_vector_bits({Isa::avx512, 256}, "/vector_bits");
+          resolve_vector_bits({Isa::avx512, 128}, "/vector_bits");
         }) ==
-        "/vector_bits: isa avx512 has 512-bit vectors: vector_bits must be 512 or left out, got "
-        "256");
+        "/vector_bits: isa avx512 needs vector_bits 512 (zmm blocks, the default) or 256 (ymm blocks), got 128");
   CHECK_THAT(user_error([] {
                resolve_vector_bits({Isa::avx2, 512}, "--vector-bits");
              }),
@@ -186,6 +189,10 @@ TEST_CASE("default_kernel_name", "[problem]") {
   p.perm = {2, 1, 0, 3};
   p.target = {Isa::avx512, 512};
   CHECK(default_kernel_name(p) == "gentt_float32_s64x32x32x4_p2_1_0_3_avx512");
+  p.target = {Isa::avx512, 256};
+  CHECK(default_kernel_name(p) == "gentt_float32_s64x32x32x4_p2_1_0_3_avx512_256");
+  p.target = {Isa::avx512skx, 256};
+  CHECK(default_kernel_name(p) == "gentt_float32_s64x32x32x4_p2_1_0_3_avx512skx_256");
   p.target = {Isa::sve, 256};
   CHECK(default_kernel_name(p) == "gentt_float32_s64x32x32x4_p2_1_0_3_sve256");
   p.target = {Isa::sve2, 256};

@@ -75,6 +75,30 @@ TEST_CASE("the stores override replaces every kernel's and is checked against th
   CHECK(problems[1].problem.stores == StoreMode::streaming);
 }
 
+TEST_CASE("tune: per kernel or overridden, AVX-512 levels only, the width left to it", "[spec]") {
+  const char* text = R"({"kernels": [
+      {"dtype": "uint8", "shape": [64, 64], "perm": [1, 0], "isa": "avx512", "tune": "znver4"},
+      {"dtype": "uint8", "shape": [64, 64], "perm": [1, 0], "isa": "avx512skx"}]})";
+  auto problems = parse_spec(text, "a.json");
+  CHECK(problems[0].problem.target.tune == Tune::znver4);
+  CHECK(problems[0].problem.name == "gentt_uint8_s64x64_p1_0_avx512_znver4");
+  CHECK(problems[1].problem.target.tune == Tune::generic);
+  CHECK(problems[1].problem.name == "gentt_uint8_s64x64_p1_0_avx512skx");
+  SpecOverrides o;
+  o.tune = Tune::znver4;
+  problems = parse_spec(text, "a.json", o);
+  CHECK(problems[1].problem.target.tune == Tune::znver4);
+  o.isa = Isa::avx2;
+  CHECK_THROWS_WITH(parse_spec(text, "a.json", o),
+                    "--tune: tune znver4 applies to isa avx512 and avx512skx, not avx2");
+  // The kernel's own tune is dropped for an ISA it does not apply to, kept for the other level.
+  SpecOverrides isa_only;
+  isa_only.isa = Isa::avx2;
+  CHECK(parse_spec(text, "a.json", isa_only)[0].problem.target.tune == Tune::generic);
+  isa_only.isa = Isa::avx512skx;
+  CHECK(parse_spec(text, "a.json", isa_only)[0].problem.target.tune == Tune::znver4);
+}
+
 TEST_CASE("convention gentt is converted to NumPy axes", "[spec]") {
   // NCHW -> NHWC: NumPy axes (0, 2, 3, 1); GenTT positions (0, 3, 1, 2).
   const auto perm = [](std::string_view convention, std::string_view p) {
@@ -141,7 +165,7 @@ TEST_CASE("spec errors name the file and the JSON pointer", "[spec]") {
       // unknown and repeated fields
       {R"({"dtype": "float32", "shpae": [4], "perm": [0], "isa": "scalar"})",
        R"(a.json: /shpae: unknown field "shpae" (did you mean "shape"?); a kernel has the )"
-       "fields name, dtype, shape, perm, isa, vector_bits, threads, stores, convention"},
+       "fields name, dtype, shape, perm, isa, vector_bits, tune, threads, stores, convention"},
       {R"({"dtype": "float32", "shape": [4], "perm": [0], "perm": [0], "isa": "scalar"})",
        "a.json: /perm: duplicate key; each field may appear once per object"},
       {R"({"dtype": "float32", "shape": [4], "perm": [0], "isa": "scalar", "a/b~": 1})",
@@ -150,7 +174,7 @@ TEST_CASE("spec errors name the file and the JSON pointer", "[spec]") {
       // tests/fuzz/spec_parser_fuzz.cpp)
       {R"({"dtype": "float32", "shape": [4], "perm": [0], "isa": "scalar", "dt\nype": 1})",
        R"(a.json: /dt\nype: unknown field "dt\nype" (did you mean "dtype"?); a kernel has the )"
-       "fields name, dtype, shape, perm, isa, vector_bits, threads, stores, convention"},
+       "fields name, dtype, shape, perm, isa, vector_bits, tune, threads, stores, convention"},
       {R"({"kernels": [], "a\u0000\tb": 1})",
        R"(a.json: /a\x00\tb: unknown field "a\x00\tb" next to "kernels")"},
       // required fields
@@ -222,9 +246,9 @@ TEST_CASE("spec errors name the file and the JSON pointer", "[spec]") {
       {R"({"dtype": "int8", "shape": [4], "perm": [0], "isa": "sunway", "vector_bits": 384})",
        "a.json: /vector_bits: isa sunway needs vector_bits 256 (SW26010) or 512 (SW26010-Pro), "
        "got 384"},
-      {R"({"kernels": [{"dtype": "int8", "shape": [4], "perm": [0], "isa": "avx512", "vector_bits": 256}]})",
-       "a.json: /kernels/0/vector_bits: isa avx512 has 512-bit vectors: vector_bits must be 512 "
-       "or left out, got 256"},
+      {R"({"kernels": [{"dtype": "int8", "shape": [4], "perm": [0], "isa": "avx512", "vector_bits": 384}]})",
+       "a.json: /kernels/0/vector_bits: isa avx512 needs vector_bits 512 (zmm blocks, the default) or 256 (ymm "
+       "blocks), got 384"},
       {R"({"dtype": "int8", "shape": [4], "perm": [0], "isa": "scalar", "vector_bits": 128})",
        "a.json: /vector_bits: vector_bits is not configurable for isa scalar"},
       {R"({"dtype": "int8", "shape": [4], "perm": [0], "isa": "sve", "vector_bits": 1e400})",
@@ -242,6 +266,13 @@ TEST_CASE("spec errors name the file and the JSON pointer", "[spec]") {
       {R"({"dtype": "int8", "shape": [4], "perm": [0], "isa": "avx512", "stores": "streamin"})",
        R"(a.json: /stores: unknown store mode "streamin" (did you mean "streaming"?); expected one of auto, )"
        R"(streaming, cached)"},
+      {R"({"dtype": "int8", "shape": [4], "perm": [0], "isa": "avx512", "tune": "zen4"})",
+       R"(a.json: /tune: unknown tune "zen4"; expected one of generic, znver4)"},
+      {R"({"dtype": "int8", "shape": [4], "perm": [0], "isa": "neon", "tune": "znver4"})",
+       R"(a.json: /tune: tune znver4 applies to isa avx512 and avx512skx, not neon)"},
+      {R"({"dtype": "int8", "shape": [4], "perm": [0], "isa": "avx512", "vector_bits": 256, "tune": "znver4"})",
+       R"(a.json: /tune: tune znver4 chooses the vector width itself; leave vector_bits out (or give vector_bits )"
+       R"(without tune))"},
       {R"({"dtype": "int8", "shape": [4], "perm": [0], "isa": "avx512", "stores": true})",
        R"(a.json: /stores: expected a store mode, got true)"},
       {R"({"kernels": [{"dtype": "int8", "shape": [4], "perm": [0], "isa": "neon", "stores": "streaming"}]})",
