@@ -86,6 +86,86 @@ struct ShuffleCode {
   std::vector<int> table;                // kIndex ids: the permute's, or P0, P1 words, then bytes
 };
 
+// A plain exchange of lane bit j between two registers a and b (a butterfly step with nothing
+// else to do): side 0 keeps a's lanes whose bit j is 0 and takes b's below them, side 1 the
+// rest. Units of 2^j elements of 1, 2, 8, 16 or 32 bytes. 4-byte units stay vpermt2d: their
+// one-instruction form, a masked vpshufd merging into the other register, ran float32 2^20
+// reversed at 0.82-0.87x and 4096^2 at 0.86-0.94x of vpermt2d on Zen 4 (1 thread, gentt set).
+// Only kernels of outputs under kPlainFormMaxBytes take them (docs/performance.md): there the
+// block's shuffles bound the kernel, and the forms measured 1.06-1.43x (float32 2^10 reversed
+// 1.43, (6,10,12,14,9) 1.23, uint16 64x32x32x4 1.08, 511x513 1.06); from 4 MiB, where memory
+// bounds it, they measured 0.91-1.19x (median 1.00): power-of-two 2-D transposes lost
+// (float32 4096^2 0.92, uint8 8192^2 0.91), others gained (int8 2^22 1.15, 256x256x64 1.10).
+constexpr int64_t kPlainFormMaxBytes = int64_t{4} << 20;
+struct PlainExchange {
+  int unit_bytes = 0;
+  int side = 0;
+};
+std::optional<PlainExchange> plain_exchange(const Kernel& k, const std::vector<int>& index, int reg_bytes) {
+  const int lanes = k.lanes;
+  const int64_t elem_bytes = k.elem_bytes;
+  if (k.in_elements * elem_bytes >= kPlainFormMaxBytes) return std::nullopt;
+  if (static_cast<int64_t>(lanes) * elem_bytes != reg_bytes) return std::nullopt;  // registers with padding bytes
+  for (int j = 0; (1 << j) < lanes; ++j) {
+    const int64_t unit = (int64_t{1} << j) * elem_bytes;
+    if (unit > 32 || (unit & (unit - 1)) != 0) break;
+    if (unit == 4) continue;  // vpermt2d measured faster than a masked vpshufd (below)
+    for (int side = 0; side < 2; ++side) {
+      bool match = true;
+      for (int l = 0; l < lanes && match; ++l) {
+        if (index[l] < 0) continue;  // a don't-care lane
+        const bool low = ((l >> j) & 1) == 0;
+        const int want = side == 0 ? (low ? l : lanes + l - (1 << j)) : (low ? l + (1 << j) : lanes + l);
+        match = index[l] == want;
+      }
+      if (match) return PlainExchange{static_cast<int>(unit), side};
+    }
+  }
+  return std::nullopt;
+}
+
+// The exchange in one or two instructions without an index table: vshufi64x2 (32-byte units),
+// a masked vpermq or vperm2i128 (16), vpunpckl/hqdq (8), a shift and a masked blend (2, 1). Index-table permutes (vpermt2*) take the other shuffles. The 512-bit
+// forms are written masked with every lane set: the unmasked ones merge into
+// _mm512_undefined_epi32(), which GCC 12's -Wuninitialized reports (and -Werror rejects).
+std::string exchange_code(const PlainExchange& x, const std::string& a, const std::string& b, const Reg& r) {
+  const bool zmm = r.bytes == 64;
+  const std::string p = r.prefix;
+  const bool s0 = x.side == 0;
+  // shift(v, n, epi): v's units shifted by n bits, whole-register on zmm via the masked form.
+  auto shift = [&](const char* dir, const std::string& v, int n, const char* epi) {
+    if (!zmm) return fmt::format("_mm256_s{}li_{}({}, {})", dir, epi, v, n);
+    const char* all = std::string(epi) == "epi32" ? "static_cast<__mmask16>(0xFFFF)" : "static_cast<__mmask32>(0xFFFFFFFFu)";
+    return fmt::format("_mm512_mask_s{}li_{}({}, {}, {}, {})", dir, epi, v, all, v, n);
+  };
+  switch (x.unit_bytes) {
+    case 32:
+      return fmt::format("_mm512_mask_shuffle_i64x2({0}, static_cast<__mmask8>(0xFF), {0}, {1}, 0x{2})", a, b,
+                         s0 ? "44" : "EE");
+    case 16:
+      if (zmm)
+        return s0 ? fmt::format("_mm512_mask_permutex_epi64({}, static_cast<__mmask8>(0xCC), {}, 0x4E)", a, b)
+                  : fmt::format("_mm512_mask_permutex_epi64({}, static_cast<__mmask8>(0x33), {}, 0x4E)", b, a);
+      return fmt::format("_mm256_permute2x128_si256({}, {}, 0x{})", a, b, s0 ? "20" : "31");
+    case 8:
+      if (zmm) return fmt::format("_mm512_mask_unpack{0}_epi64({1}, static_cast<__mmask8>(0xFF), {1}, {2})", s0 ? "lo" : "hi", a, b);
+      return fmt::format("_mm256_unpack{}_epi64({}, {})", s0 ? "lo" : "hi", a, b);
+    case 2: {
+      const std::string mask = zmm ? (s0 ? "static_cast<__mmask32>(0xAAAAAAAAu)" : "static_cast<__mmask32>(0x55555555u)")
+                                   : (s0 ? "static_cast<__mmask16>(0xAAAA)" : "static_cast<__mmask16>(0x5555)");
+      return s0 ? fmt::format("{}_mask_blend_epi16({}, {}, {})", p, mask, a, shift("l", b, 16, "epi32"))
+                : fmt::format("{}_mask_blend_epi16({}, {}, {})", p, mask, b, shift("r", a, 16, "epi32"));
+    }
+    default: {
+      const std::string mask = zmm ? (s0 ? "static_cast<__mmask64>(0xAAAAAAAAAAAAAAAAull)"
+                                         : "static_cast<__mmask64>(0x5555555555555555ull)")
+                                   : (s0 ? "static_cast<__mmask32>(0xAAAAAAAAu)" : "static_cast<__mmask32>(0x55555555u)");
+      return s0 ? fmt::format("{}_mask_blend_epi8({}, {}, {})", p, mask, a, shift("l", b, 8, "epi16"))
+                : fmt::format("{}_mask_blend_epi8({}, {}, {})", p, mask, b, shift("r", a, 8, "epi16"));
+    }
+  }
+}
+
 void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog, bool vbmi, const Reg& r) {
   const int kRegisterBytes = r.bytes;
   // Elements larger than a register move with memcpy (one lane: loads and stores only).
@@ -95,7 +175,9 @@ void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog, bool v
   IndexTables tables(w);
   std::map<std::vector<int>, ShuffleCode> code;
   for (const auto& op : prog.ops) {
-    if (op.kind != OpKind::shuffle || code.count(op.index)) continue;
+    if (op.kind != OpKind::shuffle || code.count(op.index) ||
+        plain_exchange(k, op.index, kRegisterBytes))
+      continue;
     ShuffleCode c{widest_shuffle(op.index, k.lanes, k.elem_bytes, kRegisterBytes), std::nullopt, {}};
     if (c.wide.unit.bytes == 1 && !vbmi) {
       // u has 1-byte units here (c.wide would be wider otherwise): its expansion is the source
@@ -128,8 +210,13 @@ void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog, bool v
         break;
       case OpKind::shuffle: {
         // One source: the same register twice (permutexvar trips GCC 12's uninitialized check).
-        const ShuffleCode& c = code.at(op.index);
         const int b = op.b >= 0 ? op.b : op.a;
+        if (const auto x = plain_exchange(k, op.index, kRegisterBytes)) {
+          w.linef("const {} v{} = {};", r.type, op.dst,
+                  exchange_code(*x, fmt::format("v{}", op.a), fmt::format("v{}", b), r));
+          break;
+        }
+        const ShuffleCode& c = code.at(op.index);
         if (!c.bytes) {
           w.linef("const {} v{} = {}_permutex2var_{}(v{}, {}, v{});", r.type, op.dst, r.prefix,
                   unit_ops(c.wide.unit.bytes).suffix, op.a, table(c.table[0]), b);

@@ -40,12 +40,37 @@ TEST_CASE("avx512 at 256 bits: ymm blocks with AVX-512VL's instructions", "[avx5
   CHECK_THAT(b, Contains("_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + "));
   // Without VBMI: word permutes and in-lane byte shuffles, on ymm.
   const auto skx = test::make_unit("ymm_skx", Dtype{"uint8", 1}, {40, 33}, {1, 0}, Isa::avx512skx, 256);
-  CHECK_THAT(emit_file({skx}, "x"), Contains("_mm256_shuffle_epi8(") && !Contains("_mm256_permutex2var_epi8"));
+  CHECK_THAT(emit_file({skx}, "x"), (Contains("_mm256_shuffle_epi8(") || Contains("_mm256_mask_blend_epi8(")) &&
+                                        !Contains("_mm256_permutex2var_epi8"));
   // Streaming stores of ymm registers (two per line).
   const auto stream = test::make_unit("ymm_stream", Dtype{"float32", 4}, {32, 48}, {1, 0}, Isa::avx512, 256,
                                       StoreMode::streaming);
   REQUIRE(stream.stream_kernel);
   CHECK_THAT(emit_file({stream}, "x"), Contains("_mm256_stream_si256(reinterpret_cast<__m256i*>(out + "));
+}
+
+TEST_CASE("avx512: plain lane exchanges without index tables, in kernels under 4 MiB", "[avx512]") {
+  // float32 2^10 reversed: exchanges of 32-, 16- and 8-byte units, and 4-byte ones (vpermt2d).
+  const std::vector<int64_t> all2(10, 2);
+  const std::vector<int> reversed = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0};
+  const std::string small = emit_file({test::make_unit("x4k", Dtype{"float32", 4}, all2, reversed, Isa::avx512, 512)}, "x");
+  CHECK_THAT(small, Contains("_mm512_mask_shuffle_i64x2(") && Contains("_mm512_mask_permutex_epi64(") &&
+                        Contains("_mm512_mask_unpacklo_epi64(") && Contains("_mm512_mask_unpackhi_epi64(") &&
+                        Contains("_mm512_permutex2var_epi32(") && !Contains("_mm512_permutex2var_epi64("));
+  // ymm: vperm2i128 for 16-byte units.
+  const std::string ymm = emit_file({test::make_unit("y4k", Dtype{"float32", 4}, all2, reversed, Isa::avx512, 256)}, "x");
+  CHECK_THAT(ymm, Contains("_mm256_permute2x128_si256(") && Contains("_mm256_unpacklo_epi64("));
+  // 2- and 1-byte units: a shift and a masked blend.
+  const std::string words = emit_file({test::make_unit("w", Dtype{"uint16", 2}, {64, 64}, {1, 0}, Isa::avx512, 512)}, "x");
+  CHECK_THAT(words, Contains("_mm512_mask_blend_epi16(") && Contains("_mm512_mask_slli_epi32("));
+  const std::string bytes = emit_file({test::make_unit("b", Dtype{"uint8", 1}, {64, 64}, {1, 0}, Isa::avx512, 512)}, "x");
+  CHECK_THAT(bytes, Contains("_mm512_mask_blend_epi8(") && Contains("_mm512_mask_srli_epi16("));
+  // From 4 MiB of output (bound by memory, where the forms measured both ways) every shuffle is
+  // an index-table permute.
+  const std::string large =
+      emit_file({test::make_unit("big", Dtype{"float32", 4}, {1024, 1024}, {1, 0}, Isa::avx512, 512)}, "x");
+  CHECK_THAT(large, Contains("_mm512_permutex2var_epi") && !Contains("_mm512_mask_unpack") &&
+                        !Contains("_mm512_mask_shuffle_i64x2"));
 }
 
 TEST_CASE("shuffles move in the widest exact unit", "[avx512][lane_unit]") {
