@@ -46,21 +46,23 @@ execute(a, out=None) -> out   checks a (and out) against the plan: ValueError on
 describe() -> str             what was planned (canonical problem, engine, block, threads).
 isa                           the ISA the plan runs on ("avx512", "scalar", ...).)doc";
 
-constexpr const char* kGenerateDoc = R"doc(generate(shape, axes, dtype, isa, name=None, vector_bits=None, threads=True, stores="auto") -> str
+constexpr const char* kGenerateDoc = R"doc(generate(shape, axes, dtype, isa, name=None, vector_bits=None, threads=True, stores="auto", tune=None) -> str
 
 The C++ source of a generated kernel, as `gentt-gen generate --shape ... -o FILE.cpp` writes it.
 dtype: a gentt dtype name ("float32", "bfloat16", "bytes12") or a NumPy dtype (records are
-"bytesN"). isa: "scalar", "avx2", "avx512", "avx512skx", "neon", "sve", "sve2" or "sunway".)doc";
+"bytesN"). isa: "scalar", "avx2", "avx512", "avx512skx", "neon", "sve", "sve2" or "sunway".
+tune: None (generic) or "znver4" (avx512 levels, without vector_bits: zmm or ymm blocks for
+AMD Zen 4, as the spec field "tune").)doc";
 
-constexpr const char* kExplainDoc = R"doc(explain(shape, axes, dtype, isa, vector_bits=None) -> str
+constexpr const char* kExplainDoc = R"doc(explain(shape, axes, dtype, isa, vector_bits=None, tune=None) -> str
 
 The canonical problem, the chosen register block and why, as `gentt-gen explain` prints it.)doc";
 
 gentt::python::SourceProblem source_problem(py::object shape, py::object axes, py::object dtype, py::object isa,
                                             py::object name, py::object vector_bits, py::object threads,
-                                            py::object stores) {
-  return {std::move(shape), std::move(axes), std::move(dtype), std::move(isa),
-          std::move(name),  std::move(vector_bits), std::move(threads), std::move(stores)};
+                                            py::object stores, py::object tune) {
+  return {std::move(shape), std::move(axes),        std::move(dtype),   std::move(isa),  std::move(name),
+          std::move(vector_bits), std::move(threads), std::move(stores), std::move(tune)};
 }
 
 }  // namespace
@@ -105,21 +107,21 @@ PYBIND11_MODULE(gentt, m) {
   m.def(
       "generate",
       [](py::object shape, py::object axes, py::object dtype, py::object isa, py::object name, py::object vector_bits,
-         py::object threads, py::object stores) {
+         py::object threads, py::object stores, py::object tune) {
         return gentt::python::generate_source(
-            source_problem(shape, axes, dtype, isa, name, vector_bits, threads, stores));
+            source_problem(shape, axes, dtype, isa, name, vector_bits, threads, stores, tune));
       },
       kGenerateDoc, py::kw_only(), py::arg("shape"), py::arg("axes"), py::arg("dtype"), py::arg("isa"),
       py::arg("name") = py::none(), py::arg("vector_bits") = py::none(), py::arg("threads") = true,
-      py::arg("stores") = "auto");
+      py::arg("stores") = "auto", py::arg("tune") = py::none());
   m.def(
       "explain",
-      [](py::object shape, py::object axes, py::object dtype, py::object isa, py::object vector_bits) {
+      [](py::object shape, py::object axes, py::object dtype, py::object isa, py::object vector_bits, py::object tune) {
         return gentt::python::explain_problem(
-            source_problem(shape, axes, dtype, isa, py::none(), vector_bits, py::bool_(true), py::str("auto")));
+            source_problem(shape, axes, dtype, isa, py::none(), vector_bits, py::bool_(true), py::str("auto"), tune));
       },
       kExplainDoc, py::kw_only(), py::arg("shape"), py::arg("axes"), py::arg("dtype"), py::arg("isa"),
-      py::arg("vector_bits") = py::none());
+      py::arg("vector_bits") = py::none(), py::arg("tune") = py::none());
 
   m.def("hardware_threads", &gentt::hardware_threads, "The number of cores threads=0 uses.");
 }

@@ -87,6 +87,11 @@ Problem make_problem(const SourceProblem& in) {
   p.target.isa = parse_isa_field(in.isa.cast<std::string>(), "isa");
   if (!in.vector_bits.is_none()) p.target.vector_bits = static_cast<int>(int_arg(in.vector_bits, "vector_bits"));
   p.target.vector_bits = resolve_vector_bits(p.target, in.vector_bits.is_none() ? "isa" : "vector_bits");
+  if (!in.tune.is_none()) {
+    if (!py::isinstance<py::str>(in.tune)) throw py::type_error("tune: must be \"generic\" or \"znver4\"");
+    p.target.tune = parse_tune_field(in.tune.cast<std::string>(), "tune");
+    check_tune(p.target, !in.vector_bits.is_none(), "tune");
+  }
   validate_problem_shape(p.shape, p.perm, p.dtype.bytes, "");
   p.threads = in.threads.cast<bool>();
   if (!py::isinstance<py::str>(in.stores)) throw py::type_error("stores: must be \"auto\", \"streaming\" or \"cached\"");
@@ -106,9 +111,11 @@ Problem make_problem(const SourceProblem& in) {
 std::string regenerate_command(const Problem& p) {
   std::string perm;
   for (std::size_t k = 0; k < p.perm.size(); ++k) perm += (k ? "," : "") + std::to_string(p.perm[k]);
+  // A tuned target chooses its width: the command names the tuning instead of a width.
+  const std::string width = p.target.tune != Tune::generic ? " --tune " + std::string(tune_name(p.target.tune))
+                                                             : " --vector-bits " + std::to_string(p.target.vector_bits);
   std::string c = "gentt-gen generate --shape " + join(p.shape) + " --perm " + perm + " --dtype " + p.dtype.name +
-                  " --isa " + std::string(isa_name(p.target.isa)) + " --vector-bits " +
-                  std::to_string(p.target.vector_bits) + " --name " + p.name;
+                  " --isa " + std::string(isa_name(p.target.isa)) + width + " --name " + p.name;
   if (!p.threads) c += " --no-threads";
   if (p.stores != StoreMode::automatic) c += " --stores " + std::string(store_mode_name(p.stores));
   return c + " -o " + p.name + ".cpp";

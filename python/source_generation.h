@@ -13,7 +13,7 @@ namespace py = pybind11;
 // The problem arguments of both functions. dtype: a gentt dtype name ("float32", "bfloat16",
 // "bytes12") or anything np.dtype takes (moved by size: records become "bytesN").
 struct SourceProblem {
-  py::object shape, axes, dtype, isa, name, vector_bits, threads, stores;
+  py::object shape, axes, dtype, isa, name, vector_bits, threads, stores, tune;
 };
 
 // The generated C++ source of one kernel (the file `gentt-gen generate` writes).

@@ -34,6 +34,21 @@ def test_no_threads_and_vector_bits():
     assert "s_part" not in src and "--vector-bits 256" in src
 
 
+def test_tune_znver4_chooses_ymm_blocks_for_spilling_byte_blocks():
+    src = gentt.generate(shape=(1024, 1024), axes=(1, 0), dtype="uint8", isa="avx512", tune="znver4")
+    assert "__m256i" in src and "--tune znver4" in src and "_znver4" in src
+    src = gentt.generate(shape=(1024, 1024), axes=(1, 0), dtype="float32", isa="avx512", tune="znver4")
+    assert "__m512i" in src
+    text = gentt.explain(shape=(1024, 1024), axes=(1, 0), dtype="uint8", isa="avx512", tune="znver4")
+    assert "width (tune znver4)" in text and "(256 bits)" in text
+    with pytest.raises(ValueError, match="tune: tune znver4 applies to isa avx512 and avx512skx, not avx2"):
+        gentt.generate(shape=(4, 4), axes=(1, 0), dtype="uint8", isa="avx2", tune="znver4")
+    with pytest.raises(ValueError, match="tune: tune znver4 chooses the vector width itself"):
+        gentt.generate(shape=(4, 4), axes=(1, 0), dtype="uint8", isa="avx512", vector_bits=256, tune="znver4")
+    with pytest.raises(ValueError, match='tune: unknown tune "zen4"'):
+        gentt.generate(shape=(4, 4), axes=(1, 0), dtype="uint8", isa="avx512", tune="zen4")
+
+
 def test_explain():
     text = gentt.explain(shape=(64, 32), axes=(1, 0), dtype="float32", isa="avx512")
     assert "canonical" in text and "block" in text
