@@ -214,9 +214,9 @@ class Avx2Backend final : public Backend {
   std::string kernel(const KernelUnit& unit) const override {
     return emit_kernel_skeleton(
         unit, block_body, "_mm_sfence();  // order the streaming stores before returning",
-        "_mm256_stream_si256(reinterpret_cast<__m256i*>(to), _mm256_load_si256(reinterpret_cast<const __m256i*>(from)));\n"
+        "_mm256_stream_si256(reinterpret_cast<__m256i*>(to), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from)));\n"
         "_mm256_stream_si256(reinterpret_cast<__m256i*>(to + 32),\n"
-        "                    _mm256_load_si256(reinterpret_cast<const __m256i*>(from + 32)));");
+        "                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + 32)));");
   }
 };
 

@@ -287,7 +287,7 @@ class Avx512Backend final : public Backend {
     return emit_kernel_skeleton(
         unit, [vbmi, r](CodeWriter& w, const Kernel& k, const BlockProgram& prog) { block_body(w, k, prog, vbmi, r); },
         "_mm_sfence();  // order the streaming stores before returning",
-        "_mm512_stream_si512(reinterpret_cast<__m512i*>(to), _mm512_load_si512(from));");
+        "_mm512_stream_si512(reinterpret_cast<__m512i*>(to), _mm512_loadu_si512(from));");
   }
 
  private:

@@ -220,12 +220,22 @@ void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, co
   const int level = k.stage_level;
   const int64_t per = k.stage_tile_iterations, tile_bytes = k.stage_tile_elements * k.elem_bytes;
   std::vector<LoopDim> outer(k.loops.begin(), k.loops.begin() + level);
+  // Rows (Kernel::stage_rows): each tile is one kept row, contiguous in `in` too, copied straight
+  // from there: no blocks, no buffer.
+  const bool rows = k.stage_rows;
   w.line("");
-  w.comment(fmt::format("Staged output (ir/staging.h): each tile of {} flat iterations (loops {}..{}) writes {}",
-                        per, level, k.loops.size() - 1, tile_bytes));
-  w.comment(fmt::format("contiguous bytes of `out`: they go to a buffer with the tile's offset within a {}-byte line,",
-                        kLineBytes));
-  w.comment("then out in whole lines with non-temporal stores (no read of the output's lines first).");
+  if (rows) {
+    w.comment(fmt::format("Streamed rows (ir/staging.h): each tile of {} flat iterations (loop {}) is one row of {} bytes,",
+                          per, level, tile_bytes));
+    w.comment("contiguous in `in` and in `out`: copied straight across, the whole lines of `out` with non-temporal");
+    w.comment("stores (no read of the output's lines first), the partial lines at its ends with plain ones.");
+  } else {
+    w.comment(fmt::format("Staged output (ir/staging.h): each tile of {} flat iterations (loops {}..{}) writes {}",
+                          per, level, k.loops.size() - 1, tile_bytes));
+    w.comment(fmt::format("contiguous bytes of `out`: they go to a buffer with the tile's offset within a {}-byte line,",
+                          kLineBytes));
+    w.comment("then out in whole lines with non-temporal stores (no read of the output's lines first).");
+  }
   w.block(fmt::format("void {0}_run_staged(const {1}* in, {1}* out, std::int64_t begin, std::int64_t end)", k.name,
                       elem),
           [&] {
@@ -235,9 +245,9 @@ void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, co
               w.line("return;");
             });
             w.linef("if (begin < first * {0}) {1}_run(in, out, begin, first * {0});", per, k.name);
-            w.linef("alignas({0}) unsigned char stage[{1} + {0}];", kLineBytes, tile_bytes);
-            // The tile's output offset (elements), from the loops above it: decoded once, then an
-            // odometer.
+            if (!rows) w.linef("alignas({0}) unsigned char stage[{1} + {0}];", kLineBytes, tile_bytes);
+            // The tile's output (and, for rows, input) offset in elements, from the loops above it:
+            // decoded once, then an odometer.
             std::int64_t below = 1;
             std::vector<std::int64_t> div(outer.size());
             for (size_t d = outer.size(); d-- > 0;) {
@@ -255,14 +265,24 @@ void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, co
             for (size_t d = 0; d < outer.size(); ++d)
               base += fmt::format(" + t{} * {}", d, outer[d].out_stride);
             w.linef("std::int64_t tile_off = {};", outer.empty() ? "0" : base.substr(4));
+            if (rows) {
+              std::string in_base = "0";
+              for (size_t d = 0; d < outer.size(); ++d) in_base += fmt::format(" + t{} * {}", d, outer[d].in_stride);
+              w.linef("std::int64_t in_off = {};", outer.empty() ? "0" : in_base.substr(4));
+            }
             w.block("for (std::int64_t t = first; t < last; ++t)", [&] {
               w.line("unsigned char* dst = reinterpret_cast<unsigned char*>(out + tile_off);");
-              w.linef("unsigned char* buf = stage + reinterpret_cast<std::uintptr_t>(dst) % {};", kLineBytes);
-              w.comment("The blocks write from out + tile_off: give them buf moved back by tile_off elements");
-              w.comment("(as an integer: that address lies outside any object).");
-              w.linef("{}_run(in, reinterpret_cast<{}*>(reinterpret_cast<std::uintptr_t>(buf) - tile_off * {}), t * {}, "
-                      "(t + 1) * {});",
-                      k.name, elem, k.elem_bytes, per, per);
+              if (rows) {
+                w.line("const unsigned char* buf = reinterpret_cast<const unsigned char*>(in + in_off);");
+              } else {
+                w.linef("unsigned char* buf = stage + reinterpret_cast<std::uintptr_t>(dst) % {};", kLineBytes);
+                w.comment("The blocks write from out + tile_off: give them buf moved back by tile_off elements");
+                w.comment("(as an integer: that address lies outside any object).");
+                w.linef(
+                    "{}_run(in, reinterpret_cast<{}*>(reinterpret_cast<std::uintptr_t>(buf) - tile_off * {}), t * {}, "
+                    "(t + 1) * {});",
+                    k.name, elem, k.elem_bytes, per, per);
+              }
               w.linef("std::int64_t head = ({0} - static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(dst) % {0})) "
                       "% {0};",
                       kLineBytes);
@@ -282,6 +302,7 @@ void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, co
               if (!outer.empty()) {
                 std::function<void(size_t)> step = [&](size_t d) {
                   w.linef("tile_off += {};", outer[d].out_stride);
+                  if (rows) w.linef("in_off += {};", outer[d].in_stride);
                   if (d == 0) {
                     w.linef("++t0;");
                     return;
@@ -289,6 +310,7 @@ void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, co
                   w.block(fmt::format("if (++t{} == {})", d, outer[d].count), [&] {
                     w.linef("t{} = 0;", d);
                     w.linef("tile_off -= {};", outer[d].count * outer[d].out_stride);
+                    if (rows) w.linef("in_off -= {};", outer[d].count * outer[d].in_stride);
                     step(d - 1);
                   });
                 };

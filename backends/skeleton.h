@@ -25,9 +25,9 @@ struct SkeletonHooks {
   // The statement that orders streaming stores before the kernel returns (e.g. a store fence);
   // required when the unit has a streaming variant.
   std::string stream_fence;
-  // The statements (one per line) that copy the 64-byte line at `from` to `to` (both `unsigned
-  // char*` on a line) with non-temporal stores: staged output (ir/staging.h); required when the
-  // kernel is staged.
+  // The statements (one per line) that copy the 64 bytes at `from` (any address) to the line at
+  // `to` with non-temporal stores: staged output and streamed rows (ir/staging.h); required when
+  // the kernel is staged.
   std::string stream_line;
 };
 

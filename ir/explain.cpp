@@ -46,9 +46,10 @@ std::string plan_summary(const Plan& plan, const Kernel& kernel) {
                    100.0 * plan.padding_efficiency);
   s += fmt::format("loops: {} ({} iterations); programs: {}; unroll: {}{}\n", kernel.loops.size(), kernel.iterations(),
                    kernel.programs.size(), kernel.unroll,
-                   kernel.stage_level >= 0 ? fmt::format("; staged output: tiles of {} bytes",
-                                                         kernel.stage_tile_elements * kernel.elem_bytes)
-                                           : "");
+                   kernel.stage_level < 0 ? std::string()
+                   : kernel.stage_rows    ? fmt::format("; streamed rows of {} bytes", kernel.stage_tile_elements * kernel.elem_bytes)
+                                          : fmt::format("; staged output: tiles of {} bytes",
+                                                        kernel.stage_tile_elements * kernel.elem_bytes));
   for (size_t i = 0; i < kernel.programs.size(); ++i) {
     const auto n = count_ops(kernel.programs[i]);
     s += fmt::format("  program {} ({}): {} loads, {} shuffles, {} stores\n", i, kernel.programs[i].what, n.loads,

@@ -103,6 +103,9 @@ struct Kernel {
   int stage_level = -1;
   int64_t stage_tile_elements = 0;
   int64_t stage_tile_iterations = 0;
+  // Streamed rows (ir/staging.h, plan_row_streaming): the tile is one kept row of the input,
+  // copied straight to `out` (whole lines streamed) without running the blocks or a buffer.
+  bool stage_rows = false;
 
   std::vector<LoopRegion> nests() const;  // `regions`, or the one nest of `loops`
   int64_t iterations() const;             // blocks over every nest (1 when there are no loops)

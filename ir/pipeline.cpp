@@ -81,10 +81,19 @@ Lowered run_pipeline(const Problem& given) {
       out.kernel.regions.empty() && (problem.stores == StoreMode::streaming || out_bytes >= kStageMinBytes)) {
     std::string why;
     const bool asked = problem.stores == StoreMode::streaming;
+    const std::optional<StagePlan> rows = plan_row_streaming(out.plan, out.kernel.loops, nullptr);
     const std::optional<StagePlan> stage =
-        plan_staging(out.plan, out.kernel.loops, &why, asked ? 1 : kStageMinTileBytes, kStageMaxStackTileBytes,
-                     asked ? 0 : kStageMaxKeptRowBytes);
-    if (stage) {
+        rows ? std::nullopt
+             : plan_staging(out.plan, out.kernel.loops, &why, asked ? 1 : kStageMinTileBytes, kStageMaxStackTileBytes,
+                            asked ? 0 : kStageMaxKeptRowBytes);
+    if (rows) {
+      out.kernel.stage_level = rows->level;
+      out.kernel.stage_tile_elements = rows->tile_elements;
+      out.kernel.stage_tile_iterations = rows->tile_iterations;
+      out.kernel.stage_rows = true;
+      out.plan.reasons.push_back(fmt::format("rows streamed{}: {}", out.stream_kernel ? " (the cached variant)" : "",
+                                             rows->reason));
+    } else if (stage) {
       out.kernel.stage_level = stage->level;
       out.kernel.stage_tile_elements = stage->tile_elements;
       out.kernel.stage_tile_iterations = stage->tile_iterations;

@@ -13,6 +13,31 @@ int64_t kept_row_bytes(const Plan& plan) {
   return 0;
 }
 
+std::optional<StagePlan> plan_row_streaming(const Plan& plan, const std::vector<LoopDim>& loops, std::string* why,
+                                            int64_t min_row_bytes) {
+  const Canonical& c = plan.problem;
+  const int64_t row = kept_row_bytes(plan);
+  auto no = [&](std::string reason) -> std::optional<StagePlan> {
+    if (why) *why = std::move(reason);
+    return std::nullopt;
+  };
+  if (row < min_row_bytes) return no(fmt::format("no kept row of {} bytes or more", min_row_bytes));
+  int kept = -1;
+  for (int a = 0; a < c.rank(); ++a)
+    if (plan.in_strides[a] == 1 && plan.out_strides[a] == 1) kept = a;
+  if (plan.block_axes.size() != 1 || plan.block_axes.front().axis != kept || loops.empty() ||
+      loops.back().axis != kept || loops.back().in_stride != loops.back().out_stride)
+    return no("the block is more than a chunk of the kept row, or the innermost loop does not walk the row");
+  const int depth = static_cast<int>(loops.size());
+  StagePlan p{depth - 1, c.shape[kept], loops.back().count, 1, ""};
+  p.reason = fmt::format(
+      "each row of {} bytes (the kept innermost axis, {} iterations of the innermost loop) copied straight from the "
+      "input, the whole lines of the output row with streaming stores, its partial first and last lines with plain "
+      "ones",
+      row, p.tile_iterations);
+  return p;
+}
+
 std::optional<StagePlan> plan_staging(const Plan& plan, const std::vector<LoopDim>& loops, std::string* why,
                                       int64_t min_tile_bytes, int64_t max_tile_bytes, int64_t max_kept_row_bytes) {
   if (const int64_t kept = kept_row_bytes(plan); max_kept_row_bytes > 0 && kept >= max_kept_row_bytes) {

@@ -56,6 +56,17 @@ inline constexpr int64_t kStageMaxKeptRowBytes = 512;
 // in both the input and the output), else 0.
 int64_t kept_row_bytes(const Plan& plan);
 
+// Streamed rows: a plan whose block is a chunk of a kept row of max_kept_row_bytes or more (the
+// copy of whole rows), walked by the innermost loop over that row, copies each row straight
+// from `in` to `out` instead, the line-aligned middle of the output row with streaming stores and
+// its partial first and last lines with plain ones (NAME_run_staged with Kernel::stage_rows).
+// Staging such rows through a buffer costs a pass more than it saves (kStageMaxKeptRowBytes);
+// cached stores read every output line first. The run-time library's row engine does the same
+// (rows of 520-2312 bytes: 1.2-1.8x staged, docs/performance.md).
+struct StagePlan;
+std::optional<StagePlan> plan_row_streaming(const Plan& plan, const std::vector<LoopDim>& loops, std::string* why,
+                                            int64_t min_row_bytes = kStageMaxKeptRowBytes);
+
 struct StagePlan {
   int level = 0;                  // loops [level, depth) run inside a tile, [0, level) above it
   int64_t tile_elements = 0;      // elements of one tile (contiguous in the output)

@@ -39,7 +39,7 @@ TEST_CASE("staging: 15^6 float64 tiles of 27000 bytes, none where a block axis i
   CHECK_THAT(why, Catch::Contains("contiguous range"));
 }
 
-TEST_CASE("staging: kept rows of 512 bytes and more are not staged unless streaming is asked for", "[staging]") {
+TEST_CASE("staging: kept rows of 512 bytes and more are streamed straight across, not staged", "[staging]") {
   auto problem = [](std::vector<int64_t> shape, std::vector<int> perm, StoreMode stores) {
     Problem p;
     p.name = "k";
@@ -52,17 +52,32 @@ TEST_CASE("staging: kept rows of 512 bytes and more are not staged unless stream
   };
   auto reason = [](const Lowered& l) {
     for (const auto& r : l.plan.reasons)
-      if (r.find("staged") != std::string::npos) return r;
+      if (r.find("staged") != std::string::npos || r.starts_with("rows streamed")) return r;
     return std::string();
   };
   // 17^6 float64 (3,2,0,1,4,5): canonical (289, 17, 17, 289) with rows of 2312 bytes kept.
   CHECK(kept_row_bytes(make_plan(canonicalize(8, {17, 17, 17, 17, 17, 17}, {3, 2, 0, 1, 4, 5}), 8)) == 2312);
   CHECK(kept_row_bytes(make_plan(canonicalize(8, {15, 15, 15, 15, 15, 15}, {0, 1, 3, 5, 2, 4}), 8)) == 0);
+  // The rows themselves are the tiles: copied from the input, no buffer (Kernel::stage_rows).
   const Lowered long_rows = run_pipeline(problem({17, 17, 17, 17, 17, 17}, {3, 2, 0, 1, 4, 5}, StoreMode::automatic));
-  CHECK(long_rows.kernel.stage_level < 0);
-  CHECK_THAT(reason(long_rows), Catch::Contains("not staged: rows of 2312 bytes are copied whole"));
+  CHECK(long_rows.kernel.stage_rows);
+  CHECK(long_rows.kernel.stage_level == static_cast<int>(long_rows.kernel.loops.size()) - 1);
+  CHECK(long_rows.kernel.stage_tile_elements == 289);
+  CHECK(long_rows.kernel.stage_tile_iterations == 37);  // 36 chunks of 8 and the tail of 1
+  CHECK_THAT(reason(long_rows), Catch::StartsWith("rows streamed: each row of 2312 bytes"));
   const Lowered asked = run_pipeline(problem({17, 17, 17, 17, 17, 17}, {3, 2, 0, 1, 4, 5}, StoreMode::streaming));
-  CHECK(asked.kernel.stage_level >= 0);
+  CHECK(asked.kernel.stage_rows);
+  const Lowered cached = run_pipeline(problem({17, 17, 17, 17, 17, 17}, {3, 2, 0, 1, 4, 5}, StoreMode::cached));
+  CHECK(cached.kernel.stage_level < 0);
+  // A block with register bits beside the row (rows of different output positions) is not a row.
+  std::string why;
+  const Plan two = make_plan(canonicalize(4, {6, 5, 130}, {1, 0, 2}), 16);
+  CHECK_FALSE(plan_row_streaming(two, make_block_loops(two, LoopOrder::output).loops, &why));
+  CHECK_THAT(why, Catch::Contains("more than a chunk of the kept row"));
+  const Plan one = make_plan(canonicalize(4, {7, 3, 130}, {1, 0, 2}), 16);
+  CHECK(plan_row_streaming(one, make_block_loops(one, LoopOrder::output).loops, &why));
+  CHECK_FALSE(plan_row_streaming(one, make_block_loops(one, LoopOrder::output).loops, &why, 1024));
+  CHECK_THAT(why, Catch::Contains("no kept row of 1024 bytes or more"));
   // Rows of 136 bytes (17^6 (2,4,1,3,0,5)) stage: tiles of 17 rows.
   const Lowered short_rows = run_pipeline(problem({17, 17, 17, 17, 17, 17}, {2, 4, 1, 3, 0, 5}, StoreMode::automatic));
   CHECK(short_rows.kernel.stage_tile_elements == 289);

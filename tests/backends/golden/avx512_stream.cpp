@@ -296,7 +296,7 @@ void avx512_stream_run_staged(const avx512_stream_elem* in, avx512_stream_elem* 
     for (; i + 64 <= 6144; i += 64) {
       unsigned char* const to = dst + i;
       const unsigned char* const from = buf + i;
-      _mm512_stream_si512(reinterpret_cast<__m512i*>(to), _mm512_load_si512(from));
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(to), _mm512_loadu_si512(from));
     }
     std::memcpy(dst + i, buf + i, static_cast<std::size_t>(6144 - i));
   }
