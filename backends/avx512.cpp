@@ -37,14 +37,13 @@ Reg reg_for(int vector_bits) {
 struct UnitOps {
   const char* suffix;      // epi8 / epi16 / epi32 / epi64
   const char* index_type;  // C type of one index table entry
-  int bits;                // bits of the unit's element
 };
 UnitOps unit_ops(int unit_bytes) {
   switch (unit_bytes) {
-    case 1: return {"epi8", "std::int8_t", 8};
-    case 2: return {"epi16", "std::int16_t", 16};
-    case 4: return {"epi32", "std::int32_t", 32};
-    default: return {"epi64", "std::int64_t", 64};
+    case 1: return {"epi8", "std::int8_t"};
+    case 2: return {"epi16", "std::int16_t"};
+    case 4: return {"epi32", "std::int32_t"};
+    default: return {"epi64", "std::int64_t"};
   }
 }
 
@@ -105,7 +104,7 @@ std::optional<PlainExchange> plain_exchange(const Kernel& k, const std::vector<i
   const int lanes = k.lanes;
   const int64_t elem_bytes = k.elem_bytes;
   if (k.in_elements * elem_bytes >= kPlainFormMaxBytes) return std::nullopt;
-  if (static_cast<int64_t>(lanes) * elem_bytes != reg_bytes) return std::nullopt;  // registers with padding bytes
+  if (static_cast<int64_t>(lanes) * elem_bytes != reg_bytes) return std::nullopt;  // padding bytes
   for (int j = 0; (1 << j) < lanes; ++j) {
     const int64_t unit = (int64_t{1} << j) * elem_bytes;
     if (unit > 32 || (unit & (unit - 1)) != 0) break;
@@ -125,9 +124,10 @@ std::optional<PlainExchange> plain_exchange(const Kernel& k, const std::vector<i
 }
 
 // The exchange in one or two instructions without an index table: vshufi64x2 (32-byte units),
-// a masked vpermq or vperm2i128 (16), vpunpckl/hqdq (8), a shift and a masked blend (2, 1). Index-table permutes (vpermt2*) take the other shuffles. The 512-bit
-// forms are written masked with every lane set: the unmasked ones merge into
-// _mm512_undefined_epi32(), which GCC 12's -Wuninitialized reports (and -Werror rejects).
+// a masked vpermq or vperm2i128 (16), vpunpckl/hqdq (8), a shift and a masked blend (2, 1).
+// Index-table permutes (vpermt2*) take the other shuffles. The 512-bit forms are written masked
+// with every lane set: the unmasked ones merge into _mm512_undefined_epi32(), which GCC 12's
+// -Wuninitialized reports (and -Werror rejects).
 std::string exchange_code(const PlainExchange& x, const std::string& a, const std::string& b, const Reg& r) {
   const bool zmm = r.bytes == 64;
   const std::string p = r.prefix;
@@ -135,7 +135,8 @@ std::string exchange_code(const PlainExchange& x, const std::string& a, const st
   // shift(v, n, epi): v's units shifted by n bits, whole-register on zmm via the masked form.
   auto shift = [&](const char* dir, const std::string& v, int n, const char* epi) {
     if (!zmm) return fmt::format("_mm256_s{}li_{}({}, {})", dir, epi, v, n);
-    const char* all = std::string(epi) == "epi32" ? "static_cast<__mmask16>(0xFFFF)" : "static_cast<__mmask32>(0xFFFFFFFFu)";
+    const char* all =
+        std::string(epi) == "epi32" ? "static_cast<__mmask16>(0xFFFF)" : "static_cast<__mmask32>(0xFFFFFFFFu)";
     return fmt::format("_mm512_mask_s{}li_{}({}, {}, {}, {})", dir, epi, v, all, v, n);
   };
   switch (x.unit_bytes) {
@@ -148,10 +149,13 @@ std::string exchange_code(const PlainExchange& x, const std::string& a, const st
                   : fmt::format("_mm512_mask_permutex_epi64({}, static_cast<__mmask8>(0x33), {}, 0x4E)", b, a);
       return fmt::format("_mm256_permute2x128_si256({}, {}, 0x{})", a, b, s0 ? "20" : "31");
     case 8:
-      if (zmm) return fmt::format("_mm512_mask_unpack{0}_epi64({1}, static_cast<__mmask8>(0xFF), {1}, {2})", s0 ? "lo" : "hi", a, b);
+      if (zmm)
+        return fmt::format("_mm512_mask_unpack{0}_epi64({1}, static_cast<__mmask8>(0xFF), {1}, {2})", s0 ? "lo" : "hi",
+                           a, b);
       return fmt::format("_mm256_unpack{}_epi64({}, {})", s0 ? "lo" : "hi", a, b);
     case 2: {
-      const std::string mask = zmm ? (s0 ? "static_cast<__mmask32>(0xAAAAAAAAu)" : "static_cast<__mmask32>(0x55555555u)")
+      const std::string mask = zmm ? (s0 ? "static_cast<__mmask32>(0xAAAAAAAAu)"
+                                         : "static_cast<__mmask32>(0x55555555u)")
                                    : (s0 ? "static_cast<__mmask16>(0xAAAA)" : "static_cast<__mmask16>(0x5555)");
       return s0 ? fmt::format("{}_mask_blend_epi16({}, {}, {})", p, mask, a, shift("l", b, 16, "epi32"))
                 : fmt::format("{}_mask_blend_epi16({}, {}, {})", p, mask, b, shift("r", a, 16, "epi32"));
@@ -159,7 +163,8 @@ std::string exchange_code(const PlainExchange& x, const std::string& a, const st
     default: {
       const std::string mask = zmm ? (s0 ? "static_cast<__mmask64>(0xAAAAAAAAAAAAAAAAull)"
                                          : "static_cast<__mmask64>(0x5555555555555555ull)")
-                                   : (s0 ? "static_cast<__mmask32>(0xAAAAAAAAu)" : "static_cast<__mmask32>(0x55555555u)");
+                                   : (s0 ? "static_cast<__mmask32>(0xAAAAAAAAu)"
+                                         : "static_cast<__mmask32>(0x55555555u)");
       return s0 ? fmt::format("{}_mask_blend_epi8({}, {}, {})", p, mask, a, shift("l", b, 8, "epi16"))
                 : fmt::format("{}_mask_blend_epi8({}, {}, {})", p, mask, b, shift("r", a, 8, "epi16"));
     }
@@ -197,7 +202,9 @@ void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog, bool v
   auto vptr = [&r](const std::string& p, bool is_const) {
     return r.bytes == 64 ? p : fmt::format("reinterpret_cast<{}{}*>({})", is_const ? "const " : "", r.type, p);
   };
-  auto table = [&](int id) { return fmt::format("{}_load_{}({})", r.prefix, r.whole, vptr(fmt::format("kIndex{}", id), true)); };
+  auto table = [&](int id) {
+    return fmt::format("{}_load_{}({})", r.prefix, r.whole, vptr(fmt::format("kIndex{}", id), true));
+  };
   for (const auto& op : prog.ops) {
     switch (op.kind) {
       case OpKind::load:

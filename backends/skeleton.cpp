@@ -225,8 +225,9 @@ void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, co
   const bool rows = k.stage_rows;
   w.line("");
   if (rows) {
-    w.comment(fmt::format("Streamed rows (ir/staging.h): each tile of {} flat iterations (loop {}) is one row of {} bytes,",
-                          per, level, tile_bytes));
+    w.comment(fmt::format(
+        "Streamed rows (ir/staging.h): each tile of {} flat iterations (loop {}) is one row of {} bytes,", per, level,
+        tile_bytes));
     w.comment("contiguous in `in` and in `out`: copied straight across, the whole lines of `out` with non-temporal");
     w.comment("stores (no read of the output's lines first), the partial lines at its ends with plain ones.");
   } else {

@@ -183,7 +183,8 @@ SpecEntry read_kernel(const Json& kernel, const std::string& pointer) {
       throw UserError(at("vector_bits"), fmt::format("{} is not a vector width", bits));
     e.vector_bits = static_cast<int>(bits);  // checked against the ISA once it is known
   }
-  if (kernel.contains("tune")) e.tune = parse_tune_field(get_string(kernel["tune"], at("tune"), "a tuning"), at("tune"));
+  if (kernel.contains("tune"))
+    e.tune = parse_tune_field(get_string(kernel["tune"], at("tune"), "a tuning"), at("tune"));
   if (kernel.contains("threads")) {
     if (!kernel["threads"].is_boolean())
       expected(at("threads"), "true or false", kernel["threads"]);
