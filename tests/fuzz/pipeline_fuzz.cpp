@@ -39,6 +39,11 @@ gentt::Problem decode_problem(gentt::fuzz::Bytes& b) {
     p.target.vector_bits = 128 * static_cast<int>(1 + width % 16);
   else if (p.target.isa == gentt::Isa::sunway)
     p.target.vector_bits = width & 1 ? 256 : 512;
+  else if (p.target.isa == gentt::Isa::avx512 || p.target.isa == gentt::Isa::avx512skx) {
+    // zmm blocks, ymm blocks, or the Zen 4 tuning's choice between them (ir/vector_width.h).
+    if (width % 3 == 1) p.target.vector_bits = 256;
+    if (width % 3 == 2) p.target.tune = gentt::Tune::znver4;
+  }
   p.target.vector_bits = gentt::resolve_vector_bits(p.target, "vector_bits");
 
   static constexpr std::array<std::int64_t, 16> sizes = {1, 2, 4, 8, 16, 3, 5, 6, 7, 12, 24, 32, 10, 64, 100, 128};
