@@ -215,7 +215,8 @@ void emit_programs_and_run(CodeWriter& w, const Kernel& k, const std::string& el
 
 // NAME_run_staged: flat iterations [begin, end) as NAME_run, each whole tile of them (ir/staging.h)
 // run into a buffer on the stack that has the tile's offset within a line, then copied out with
-// whole-line non-temporal stores; the partial tiles at the ends of a part run straight into `out`.
+// whole-line non-temporal stores (for streamed rows, Kernel::stage_rows, copied from the input
+// row itself); the partial tiles at the ends of a part run straight into `out`.
 void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, const SkeletonHooks& hooks) {
   const int level = k.stage_level;
   const int64_t per = k.stage_tile_iterations, tile_bytes = k.stage_tile_elements * k.elem_bytes;
