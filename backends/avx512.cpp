@@ -160,7 +160,7 @@ std::string exchange_code(const PlainExchange& x, const std::string& a, const st
       return s0 ? fmt::format("{}_mask_blend_epi16({}, {}, {})", p, mask, a, shift("l", b, 16, "epi32"))
                 : fmt::format("{}_mask_blend_epi16({}, {}, {})", p, mask, b, shift("r", a, 16, "epi32"));
     }
-    default: {
+    case 1: {
       const std::string mask = zmm ? (s0 ? "static_cast<__mmask64>(0xAAAAAAAAAAAAAAAAull)"
                                          : "static_cast<__mmask64>(0x5555555555555555ull)")
                                    : (s0 ? "static_cast<__mmask32>(0xAAAAAAAAu)"
@@ -169,6 +169,7 @@ std::string exchange_code(const PlainExchange& x, const std::string& a, const st
                 : fmt::format("{}_mask_blend_epi8({}, {}, {})", p, mask, b, shift("r", a, 8, "epi16"));
     }
   }
+  throw InternalError(fmt::format("exchange_code: no form for {}-byte units", x.unit_bytes));
 }
 
 void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog, bool vbmi, const Reg& r) {
@@ -305,7 +306,7 @@ class Avx512Backend final : public Backend {
 
 const Backend& avx512_backend(Isa isa) {
   static const Avx512Backend vbmi(Isa::avx512), skx(Isa::avx512skx);
-  GENTT_CHECK(isa == Isa::avx512 || isa == Isa::avx512skx, "avx512_backend: not an AVX-512 level");
+  GENTT_CHECK(is_avx512_level(isa), "avx512_backend: not an AVX-512 level");
   return isa == Isa::avx512 ? vbmi : skx;
 }
 

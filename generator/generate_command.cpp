@@ -47,8 +47,7 @@ void require_one_target(const std::vector<LocatedProblem>& problems) {
   for (const LocatedProblem& lp : problems) {
     const Target& a = first.problem.target;
     const Target& b = lp.problem.target;
-    const bool one_prelude = a.isa == Isa::avx512 || a.isa == Isa::avx512skx;
-    if (a.isa != b.isa || (a.vector_bits != b.vector_bits && !one_prelude))
+    if (a.isa != b.isa || (a.vector_bits != b.vector_bits && !is_avx512_level(a.isa)))
       throw UserError("-o",
                       fmt::format("the kernels of one file must share one target, but {} "
                                   "is {} and {} is {}; use --out-dir DIR for one file per "

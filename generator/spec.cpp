@@ -248,8 +248,7 @@ LocatedProblem finish(const SpecEntry& e, const std::string& source, const SpecO
   const bool bits_given = o.vector_bits || (e.vector_bits && (!o.isa || o.isa == e.isa));
   // Like vector_bits, the kernel's tune does not carry over to an ISA that --isa puts in place of
   // its own, unless that ISA takes it too (avx512 <-> avx512skx).
-  const bool avx512_level = p.target.isa == Isa::avx512 || p.target.isa == Isa::avx512skx;
-  const bool entry_tune = e.tune && (!o.isa || o.isa == e.isa || avx512_level);
+  const bool entry_tune = e.tune && (!o.isa || o.isa == e.isa || is_avx512_level(p.target.isa));
   if (o.tune || entry_tune) {
     p.target.tune = o.tune ? *o.tune : *e.tune;
     check_tune(p.target, bits_given, o.tune ? o.tune_field : field("tune"));

@@ -55,6 +55,8 @@ std::optional<Isa> parse_isa(std::string_view name) {
   return std::nullopt;
 }
 
+bool is_avx512_level(Isa isa) { return isa == Isa::avx512 || isa == Isa::avx512skx; }
+
 // ---------------------------------------------------------------------------------------------
 // Tuning
 
@@ -68,7 +70,7 @@ std::optional<Tune> parse_tune(std::string_view name) {
 
 void check_tune(const Target& target, bool vector_bits_given, const std::string& field) {
   if (target.tune == Tune::generic) return;
-  if (target.isa != Isa::avx512 && target.isa != Isa::avx512skx)
+  if (!is_avx512_level(target.isa))
     throw UserError(field, fmt::format("tune {} applies to isa avx512 and avx512skx, not {}", tune_name(target.tune),
                                        isa_name(target.isa)));
   if (vector_bits_given)
@@ -251,9 +253,8 @@ std::string default_kernel_name(const Problem& p) {
   // A tuned kernel says for what (its width is the tuner's choice, ir/vector_width.h).
   if (p.target.tune != Tune::generic) name += "_" + std::string(tune_name(p.target.tune));
   // AVX-512 levels carry a width only when it is not the default 512 (avx512_256).
-  if ((p.target.isa == Isa::avx512 || p.target.isa == Isa::avx512skx) &&
-      resolve_vector_bits(p.target, "vector_bits") != 512)
-    name += "_" + std::to_string(resolve_vector_bits(p.target, "vector_bits"));
+  if (is_avx512_level(p.target.isa))
+    if (const int bits = resolve_vector_bits(p.target, "vector_bits"); bits != 512) name += "_" + std::to_string(bits);
   return name;
 }
 

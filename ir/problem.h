@@ -23,6 +23,9 @@ enum class Isa { scalar, avx2, avx512, neon, sve, sve2, sunway, avx512skx };
 const std::vector<Isa>& all_isas();
 std::string_view isa_name(Isa isa);
 std::optional<Isa> parse_isa(std::string_view name);
+// avx512 or avx512skx: the levels of the AVX-512 backend, which take vector_bits 512 or 256 and
+// Tune::znver4.
+bool is_avx512_level(Isa isa);
 
 // The CPU a kernel is tuned for (spec field `tune`, ir/vector_width.h). generic: the ISA's
 // default plan. znver4 (AMD Zen 4, avx512 and avx512skx only): 512-bit operations run as two

@@ -39,7 +39,7 @@ gentt::Problem decode_problem(gentt::fuzz::Bytes& b) {
     p.target.vector_bits = 128 * static_cast<int>(1 + width % 16);
   else if (p.target.isa == gentt::Isa::sunway)
     p.target.vector_bits = width & 1 ? 256 : 512;
-  else if (p.target.isa == gentt::Isa::avx512 || p.target.isa == gentt::Isa::avx512skx) {
+  else if (gentt::is_avx512_level(p.target.isa)) {
     // zmm blocks, ymm blocks, or the Zen 4 tuning's choice between them (ir/vector_width.h).
     if (width % 3 == 1) p.target.vector_bits = 256;
     if (width % 3 == 2) p.target.tune = gentt::Tune::znver4;
