@@ -33,6 +33,9 @@ struct WalkLoop {
 // SplitTail: b's full chunks and its tail chunk are two call sites, so that the full ones call
 // with a constant program (the TTLG set's median went from 0.73 to 0.85 of the generated kernels
 // with the lean body); false: one call site, for large bodies whose compile time matters more.
+// Runs of b at most this long that end in a tail block are batched (walk, run_full).
+inline constexpr std::int64_t kShortTailRunBlocks = 4;
+
 template <bool SplitTail = true, class Block>
 GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop* loops, int depth, std::int64_t begin,
                                                 std::int64_t end, const char* in, char* out, Block& block) {
@@ -70,12 +73,32 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
     if (outer_tails)
       for (int d = 0; d < outer; ++d)
         if (loops[d].tail_bit >= 0 && idx[d] == loops[d].count - 1) outer_program |= 1 << loops[d].tail_bit;
-    // A block type with run_full (LeanBody, Fixed) takes whole runs of b whose blocks are all
-    // full (program 0), a's iterations included, in one call: on short runs the walk's cost per
-    // run was as large as the blocks' (16^6 float64 (4,1,2,5,3,0), runs of 4 blocks: 0.55 -> 0.60
-    // of the generated kernel with a's runs in one call).
-    if constexpr (requires { block.run_full(in, out, i, 0, 0, i, a.in_step, a.out_step, j, b.in_step, b.out_step); }) {
-      if (j == 0 && b_tail == 0 && outer_program == 0 && block.full0) {
+    // A block type with run_full (LeanBody, Fixed) takes whole runs of b, a's iterations
+    // included, in one call: the full blocks of each run (program 0), and where b ends in a tail
+    // block, those tail blocks after them (each a few blocks later than in the loop order: its
+    // output lines are still in L1). On short runs the walk's cost per run was as large as the
+    // blocks' (16^6 float64 (4,1,2,5,3,0), runs of 4 blocks: 0.55 -> 0.60 of the generated kernel
+    // with a's runs in one call); with a call per run of 2 full blocks and a tail, the walk's
+    // pointers and the body's geometry went through the stack between the blocks, whose stores
+    // delay the blocks' own (17^6 float64 (2,5,1,0,4,3) and (3,5,2,0,1,4): 1.05-1.15x with the
+    // runs of a together).
+    if constexpr (requires {
+                    block.run_full(in, out, i, 0, 0, i, a.in_step, a.out_step, j, b.in_step, b.out_step);
+                  }) {
+      // The tail blocks of nc x na runs (from the runs' bases, as run_full's geometry).
+      auto tails = [&](const char* from, char* to, std::int64_t nc, std::int64_t c_in, std::int64_t c_out,
+                       std::int64_t na) {
+        if (!b_tail) return;
+        from += b_full * b.in_step;
+        to += b_full * b.out_step;
+        for (; nc > 0; --nc, from += c_in, to += c_out)
+          for (std::int64_t k = 0; k < na; ++k) block(b_tail, from + k * a.in_step, to + k * a.out_step);
+      };
+      // Long runs that end in a tail keep a call per run: it costs little against their blocks,
+      // and batched, each tail block would wait for the runs after it (17^6 float64 (4,3,2,5,0,1),
+      // runs of 36 blocks and a tail: 0.95x batched).
+      if (j == 0 && b_full > 0 && (b_tail == 0 || b.count <= kShortTailRunBlocks) && outer_program == 0 &&
+          block.full0) {
         // Whole iterations of the loop c above a (neither with a tail) in one call as well: with
         // the carry every a.count * b.count blocks, 16^6 float64 (4,1,2,5,3,0) (2 runs of 4
         // blocks) ran at 0.62 of the generated kernel, 0.71 with c's iterations in one call.
@@ -87,8 +110,9 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
           std::int64_t nc = c.count - idx[outer - 1];
           if (end - it < nc * per) nc = (end - it) / per;
           if (nc > 1) {
-            block.run_full(in, out, nc, c.in_step, c.out_step, a.count, a.in_step, a.out_step, b.count, b.in_step,
+            block.run_full(in, out, nc, c.in_step, c.out_step, a.count, a.in_step, a.out_step, b_full, b.in_step,
                            b.out_step);
+            tails(in, out, nc, c.in_step, c.out_step, a.count);
             in += (nc - 1) * c.in_step + a.count * a.in_step;
             out += (nc - 1) * c.out_step + a.count * a.out_step;
             idx[outer - 1] += nc - 1;
@@ -100,8 +124,10 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
         const std::int64_t a_stop = a.count - (a_tail ? 1 : 0);
         std::int64_t runs = (end - it) / b.count;
         if (runs > a_stop - i) runs = a_stop - i;
-        if (runs > 0) {
-          block.run_full(in, out, 1, 0, 0, runs, a.in_step, a.out_step, b.count, b.in_step, b.out_step);
+        // One run with a tail: the loop below, as before (a lone run gained nothing batched).
+        if (runs > (b_tail ? 1 : 0)) {
+          block.run_full(in, out, 1, 0, 0, runs, a.in_step, a.out_step, b_full, b.in_step, b.out_step);
+          tails(in, out, 1, 0, 0, runs);
           in += runs * a.in_step;
           out += runs * a.out_step;
           i += runs;

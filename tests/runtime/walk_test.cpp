@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <tuple>
@@ -88,8 +89,8 @@ TEST_CASE("walk: every flat iteration of a part once, in order, with its program
     std::vector<Call> one_site;
     Recorder rec1{in_base, out_base, &one_site};
     gentt::engine::walk<false>(loops.data(), depth, begin, end, in_base, out_base, rec1);
-    // ... and with a block type that takes whole runs (run_full over the three innermost loops
-    // where they have no tails, run_program), with full0 set and not.
+    // ... and with a block type that takes whole runs (run_full over the three innermost loops,
+    // run_program), with full0 set and not.
     std::vector<Call> batched, batched_not_full;
     BatchRecorder brec{{in_base, out_base, &batched}};
     gentt::engine::walk(loops.data(), depth, begin, end, in_base, out_base, brec);
@@ -99,7 +100,15 @@ TEST_CASE("walk: every flat iteration of a part once, in order, with its program
     INFO("trial " << trial << " depth " << depth << " range [" << begin << ", " << end << ")");
     REQUIRE(calls == model(loops, begin, end));
     REQUIRE(one_site == calls);
-    REQUIRE(batched == calls);
     REQUIRE(batched_not_full == calls);
+    // The batched walk takes the tail blocks of short runs after the full blocks of the runs
+    // it batches with them: the same blocks, each once, in the loop order otherwise.
+    std::vector<Call> sorted_batched = batched, sorted_calls = calls;
+    std::sort(sorted_batched.begin(), sorted_batched.end());
+    std::sort(sorted_calls.begin(), sorted_calls.end());
+    REQUIRE(sorted_batched == sorted_calls);
+    const bool short_tail_runs = depth >= 1 && loops.back().tail_bit >= 0 &&
+                                 loops.back().count <= gentt::engine::kShortTailRunBlocks;
+    if (!short_tail_runs) REQUIRE(batched == calls);
   }
 }
