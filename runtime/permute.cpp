@@ -678,6 +678,12 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   if (impl->transform) text << "transform: " << impl->transform->describe() << "\n";
   for (const auto& r : plan.reasons) text << "  " << r << "\n";
   text << tiling.reason << "\n";
+  // The cached variant's loop nest, as the generated kernel's NAME_run comment prints it.
+  if (tiling.regions.size() <= 1)
+    for (const LoopDim& l : tables->loops.loops)
+      text << "  loop: count " << l.count << ", in_stride " << l.in_stride << ", out_stride " << l.out_stride
+           << (l.tail_bit >= 0 ? ", tail bit " + std::to_string(l.tail_bit) : std::string()) << "  (" << l.what
+           << ")\n";
   text << "stores: "
        << (!impl->stream ? "cached" + stream_note
            : stream_tiled ? "streaming when out is 64-byte aligned (tiled output-order loops)"

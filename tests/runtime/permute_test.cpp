@@ -382,6 +382,19 @@ TEST_CASE("permute: large 2-D transposes are tiled", "[permute]") {
   if (gentt::cpu_supports("avx512skx")) CHECK(big.find("stores: streaming") != std::string::npos);
 }
 
+TEST_CASE("permute: describe lists the block engine's loop nest", "[permute]") {
+  gentt::PermuteDesc d;
+  d.dtype = "float64";
+  d.shape = {17, 17, 17, 17};
+  d.perm = {2, 3, 1, 0};
+  const std::string text = gentt::plan_permute(d).describe();
+  INFO(text);
+  if (gentt::cpu_supports("avx512skx") || gentt::cpu_supports("avx2")) {
+    CHECK(text.find("  loop: count 17,") != std::string::npos);
+    CHECK(text.find(", tail bit 0  (axis") != std::string::npos);
+  }
+}
+
 TEST_CASE("permute: kept innermost axes move whole rows (row engine)", "[permute]") {
   std::mt19937_64 rng(2611);
   int rows = 0;
