@@ -22,20 +22,22 @@ struct WalkLoop {
 #define GENTT_WALK_TARGET
 #endif
 
+// Runs of b at most this long that end in a tail block are batched (walk, run_full).
+inline constexpr std::int64_t kShortTailRunBlocks = 4;
+
 // Calls block(program, in_base, out_base) for every flat iteration in [begin, end), where
 // 0 <= begin and end <= the product of the counts (depth <= 64). A block type may also take
 // several iterations in one call (LeanBody with Fixed): run_full(in, out, nc, c_in, c_out, na,
 // a_in, a_out, n, b_in, b_out) for nc runs of na runs of n full blocks (program 0) when its
 // member full0 is set, and run_program(program, in, out, n, b_in, b_out) for a run of one
-// program. The two innermost loops run as plain nested loops (most nests have short inner
+// program; runs of b of at most kShortTailRunBlocks that end in a tail block give run_full their
+// full blocks, and their tail blocks follow (block per block, out of loop order). The two
+// innermost loops run as plain nested loops (most nests have short inner
 // loops: a row's chunks, 2-3 iterations); the odometer carries only above them. This halved
 // the walk's cost per block (2.3 to 1.3 ns) against one odometer over every loop.
 // SplitTail: b's full chunks and its tail chunk are two call sites, so that the full ones call
 // with a constant program (the TTLG set's median went from 0.73 to 0.85 of the generated kernels
 // with the lean body); false: one call site, for large bodies whose compile time matters more.
-// Runs of b at most this long that end in a tail block are batched (walk, run_full).
-inline constexpr std::int64_t kShortTailRunBlocks = 4;
-
 template <bool SplitTail = true, class Block>
 GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop* loops, int depth, std::int64_t begin,
                                                 std::int64_t end, const char* in, char* out, Block& block) {
