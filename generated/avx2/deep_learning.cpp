@@ -235,13 +235,31 @@ typedef struct gentt_kernel_info {
   return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(window + 8 - dwords));
 }
 
-// The first 4 * `dwords` bytes at p, with masked moves: memory past them is never touched
+// The first 4 * `dwords` bytes at p, with a masked load: memory past them is never touched
 // (masked-off lanes do not fault); other lanes load as 0.
 [[maybe_unused]] static inline __m256i gentt_avx2_load_dwords(const void* p, int dwords) {
   return _mm256_maskload_epi32(static_cast<const int*>(p), gentt_avx2_prefix_mask(dwords));
 }
+// The first `dwords` (0..8) 32-bit lanes of v at p, nothing past them touched, by plain stores
+// that may overlap (bytes in both are stored twice with the same value): vpmaskmovd to memory
+// takes about 12 cycles on AMD Zen (3.3 ns against 0.6 ns for two stores and a permute, Zen 4).
 [[maybe_unused]] static inline void gentt_avx2_store_dwords(void* p, int dwords, __m256i v) {
-  _mm256_maskstore_epi32(static_cast<int*>(p), gentt_avx2_prefix_mask(dwords), v);
+  unsigned char* b = static_cast<unsigned char*>(p);
+  const __m128i low = _mm256_castsi256_si128(v);
+  if (dwords >= 8) {
+    _mm256_storeu_si256(static_cast<__m256i*>(p), v);
+  } else if (dwords >= 4) {  // dwords [0, 4), then [dwords - 4, dwords)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(b), low);
+    const __m256i last = _mm256_add_epi32(_mm256_setr_epi32(0, 1, 2, 3, 0, 0, 0, 0), _mm256_set1_epi32(dwords - 4));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(b + 4 * dwords - 16),
+                     _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, last)));
+  } else if (dwords >= 2) {  // dwords [0, 2), then [dwords - 2, dwords)
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(b), low);
+    if (dwords == 3) _mm_storel_epi64(reinterpret_cast<__m128i*>(b + 4), _mm_srli_si128(low, 4));
+  } else if (dwords == 1) {
+    const int first = _mm_cvtsi128_si32(low);
+    std::memcpy(b, &first, 4);
+  }
 }
 
 // The first `bytes` (16..31) bytes at p as two overlapping 16-byte halves: the low half holds
