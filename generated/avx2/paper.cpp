@@ -208,9 +208,11 @@ typedef struct gentt_kernel_info {
     _mm256_storeu_si256(static_cast<__m256i*>(p), v);
   } else if (dwords >= 4) {  // dwords [0, 4), then [dwords - 4, dwords)
     _mm_storeu_si128(reinterpret_cast<__m128i*>(b), low);
-    const __m256i last = _mm256_add_epi32(_mm256_setr_epi32(0, 1, 2, 3, 0, 0, 0, 0), _mm256_set1_epi32(dwords - 4));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(b + 4 * dwords - 16),
-                     _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, last)));
+    if (dwords > 4) {
+      const __m256i last = _mm256_add_epi32(_mm256_setr_epi32(0, 1, 2, 3, 0, 0, 0, 0), _mm256_set1_epi32(dwords - 4));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(b + 4 * dwords - 16),
+                       _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, last)));
+    }
   } else if (dwords >= 2) {  // dwords [0, 2), then [dwords - 2, dwords)
     _mm_storel_epi64(reinterpret_cast<__m128i*>(b), low);
     if (dwords == 3) _mm_storel_epi64(reinterpret_cast<__m128i*>(b + 4), _mm_srli_si128(low, 4));
