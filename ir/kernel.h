@@ -89,6 +89,7 @@ struct Kernel {
   // Where not tiled, the loops' order for the banner: "in output order", "in input order" or
   // "from the block outwards" (LoopOrder, ir/loops.h).
   std::string order = "in output order";
+  bool read_rows_limited = false;      // BlockLoops::read_rows_limited of the walk (ir/loops.h)
   std::string tiling;                  // why they do or do not
   // Tiles with remainders: the nests that walk the blocks one after the other (flat iterations
   // of region 0 first), `loops` being region 0's. Empty: one nest, `loops` from offset 0. Every

@@ -74,6 +74,7 @@ std::vector<int> axes_by_stride(const std::vector<int64_t>& strides) {
 
 BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
   const Canonical& c = plan.problem;
+  bool read_rows_limited = false;
   struct Walk {
     LoopDim dim;
     int block_index;  // -1: not a block axis
@@ -116,6 +117,7 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
       return -1;
     };
     std::vector<Walk> inside_out;
+    bool rows_limited = false;
     while (inside_out.size() < walks.size()) {
       const int in_axis = first_open(in_axes), out_axis = first_open(out_axes);
       const int64_t in_run = contiguous_run(plan.in_strides, c.shape, covered, in_axes);
@@ -139,8 +141,10 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
         const int64_t rows = unit / in_run * ((c.shape[out_axis] + covered[out_axis] - 1) / covered[out_axis]);
         std::vector<int64_t> longer = covered;
         longer[in_axis] = c.shape[in_axis];
-        if (rows > kMaxReadRows && contiguous_run(plan.in_strides, c.shape, longer, in_axes) * c.elem_bytes <= kReadRunBytes)
+        if (rows > kMaxReadRows && contiguous_run(plan.in_strides, c.shape, longer, in_axes) * c.elem_bytes <= kReadRunBytes) {
           axis = in_axis;
+          rows_limited = true;
+        }
       }
       // Every axis already whole leaves only loops of extent 1 (a one-element tensor): take them
       // in the given order.
@@ -154,6 +158,7 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
       covered[axis] = c.shape[axis];
     }
     walks.assign(inside_out.rbegin(), inside_out.rend());
+    read_rows_limited = rows_limited;
   } else if (order == LoopOrder::input) {
     std::stable_sort(walks.begin(), walks.end(),
                      [](const Walk& x, const Walk& y) { return x.dim.in_stride > y.dim.in_stride; });
@@ -162,6 +167,7 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
                      [](const Walk& x, const Walk& y) { return x.dim.out_stride > y.dim.out_stride; });
   }
   BlockLoops out;
+  out.read_rows_limited = read_rows_limited;
   for (auto& w : walks) {
     if (w.block_index >= 0 && plan.block_axes[w.block_index].tail()) {
       w.dim.tail_bit = static_cast<int>(out.tail_block_index.size());

@@ -30,7 +30,14 @@ enum class LoopOrder {
 struct BlockLoops {
   std::vector<LoopDim> loops;         // outermost first
   std::vector<int> tail_block_index;  // tail bit -> index into plan.block_axes
+  // LoopOrder::balanced_streaming took the input's next loop at some level only to keep the
+  // input rows read at once within 16 (ir/loops.cpp, kMaxReadRows): for banners and explain.
+  bool read_rows_limited = false;
 };
+
+// How LoopOrder::balanced_streaming's row limit reads, for banners and explain.
+inline constexpr const char* kReadRowsLimitText =
+    "at most 16 input rows read at once, each read on (up to 16 KiB) before the output rows' next chunk";
 
 // Strides come from plan.in_strides and plan.out_strides (elements).
 BlockLoops make_block_loops(const Plan& plan, LoopOrder order);

@@ -226,6 +226,8 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
     walk = make_block_loops(plan, order);
     build_programs();
     kernel.order = order_text(order);
+    kernel.read_rows_limited = walk.read_rows_limited;
+    if (walk.read_rows_limited) kernel.order += std::string(", ") + kReadRowsLimitText;
   }
   kernel.loops = walk.loops;
   if (options.streaming)

@@ -73,6 +73,9 @@ Lowered run_pipeline(const Problem& given) {
       }
     }
   }
+  if (out.stream_kernel && out.stream_kernel->read_rows_limited)
+    choice.reason += fmt::format("; the streaming walk from the block outwards: {} (prefetchers follow few rows)",
+                                 kReadRowsLimitText);
   out.plan.reasons.push_back(choice.reason);
   // Staged output (ir/staging.h) for the cached kernel, on targets with streaming stores: outputs
   // past the last-level cache, or any output where the spec asks for streaming stores.

@@ -132,8 +132,10 @@ TEST_CASE("loops: a streaming walk from the block outwards reads at most 16 rows
 
   // Kernels in this order move every element as the reference does, whole and in parts.
   const Kernel k = lower(ttc, "k", LowerOptions{.streaming = true});
-  CHECK(k.order == "from the block outwards, reads first");
+  CHECK(k.read_rows_limited);
+  CHECK(k.order == std::string("from the block outwards, reads first, ") + kReadRowsLimitText);
   verify_kernel(k);
+  CHECK_FALSE(make_block_loops(rows16, LoopOrder::balanced_streaming).read_rows_limited);
 }
 
 TEST_CASE("loops: lowering takes the balanced order only for untiled outputs past the last-level cache",
@@ -164,7 +166,7 @@ TEST_CASE("loops: lowering takes the balanced order only for untiled outputs pas
 
 TEST_CASE("loops: random kernels in balanced order match the reference, whole and in parts", "[loops][property]") {
   std::mt19937_64 rng(1517);
-  int reordered = 0, streaming_balanced = 0;
+  int reordered = 0, streaming_balanced = 0, read_rows_limited = 0;
   for (int c = 0; c < 800; ++c) {
     const test::RandomProblem p = test::random_problem(rng, 6, 6000);
     const Canonical canon = canonicalize(p.elem_bytes, p.shape, p.perm);
@@ -205,9 +207,12 @@ TEST_CASE("loops: random kernels in balanced order match the reference, whole an
     REQUIRE(choose_streaming(lower(plan, "k"), StoreMode::streaming, true, 64).stream);
     const Kernel s = lower(plan, "k", LowerOptions{.streaming = true, .tile_min_bytes = 0});
     streaming_balanced += streaming_order(plan) == LoopOrder::balanced_streaming;
+    read_rows_limited += s.read_rows_limited;
     verify_kernel(s);
     REQUIRE(test::parts_match_reference(s, rng, elem_bytes, shape, perm));
   }
+  // Reversals whose output rows are 2-3 blocks of 16 rows: the walk reads 16 rows on first.
+  CHECK(read_rows_limited >= 5);
   // (Where the walk reads every row on within 16 KiB it is the input order's nest, and said so:
   // 16 of these 40 reversals and the cases above still take it.)
   CHECK(streaming_balanced >= 12);
