@@ -23,7 +23,7 @@ enum class LoopOrder {
   // The same, ties to the input: for streaming stores, which need no write locality. And where
   // the output's next loop would have the tile read more than 16 input rows at once while the
   // input's next loop keeps each row's run within 16 KiB, the input's (ir/loops.cpp,
-  // kMaxReadRows: full reversals 1.2-2.3x).
+  // kMaxReadRows: full reversals up to 2.3x).
   balanced_streaming,
 };
 
