@@ -141,7 +141,8 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
         const int64_t rows = unit / in_run * ((c.shape[out_axis] + covered[out_axis] - 1) / covered[out_axis]);
         std::vector<int64_t> longer = covered;
         longer[in_axis] = c.shape[in_axis];
-        if (rows > kMaxReadRows && contiguous_run(plan.in_strides, c.shape, longer, in_axes) * c.elem_bytes <= kReadRunBytes) {
+        const int64_t run_bytes = contiguous_run(plan.in_strides, c.shape, longer, in_axes) * c.elem_bytes;
+        if (rows > kMaxReadRows && run_bytes <= kReadRunBytes) {
           axis = in_axis;
           rows_limited = true;
         }

@@ -213,7 +213,7 @@ TEST_CASE("loops: random kernels in balanced order match the reference, whole an
   }
   // Reversals whose output rows are 2-3 blocks of 16 rows: the walk reads 16 rows on first.
   CHECK(read_rows_limited >= 5);
-  // (Where the walk reads every row on within 16 KiB it is the input order's nest, and said so:
-  // 16 of these 40 reversals and the cases above still take it.)
+  // (Where the limited walk is the input order's nest, streaming_order says input order; 16
+  // kernels of this test still take the balanced walk.)
   CHECK(streaming_balanced >= 12);
 }
