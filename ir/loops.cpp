@@ -40,10 +40,10 @@ constexpr int64_t kShortLoopCount = 4;
 // measured (Zen 4, generated kernels, same process, x best copy, 1 thread): AVX-512 TTC
 // (32,15,15,15,15,32) reversed 0.40 -> 0.82, (112,15,15,15,5,32) 0.36 -> 0.83, (48,28,28,28,48)
 // 0.43 -> 0.62, 16^6 float64 (3,5,2,4,0,1) 0.31 -> 0.69, (4,3,5,0,1,2) 0.29 -> 0.57, 64^4
-// float32 reversed 0.35 -> 0.56; AVX2 1.3-2.6x on the same cases; no changed kernel of the
-// TTC, TTLG, gentt, seed 002 or midsize sets slower (1.00x at worst). A run budget of 16 KiB
-// in place of the row limit (every streaming walk) lost up to 0.37x (16^6 (5,2,3,4,1,0), whose
-// 16 rows read on for 512 KiB).
+// float32 reversed 0.35 -> 0.56; AVX2 1.8-2.6x on the same cases; no changed kernel of the
+// TTC, TTLG, gentt, seed 002 or midsize sets slower beyond noise (0.98x at worst). A run
+// budget of 16 KiB in place of the row limit (every streaming walk) lost up to 0.37x (16^6
+// (5,2,3,4,1,0), whose 16 rows read on for 512 KiB).
 constexpr int64_t kMaxReadRows = 16;
 constexpr int64_t kReadRunBytes = int64_t{16} << 10;
 
@@ -117,7 +117,6 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
       return -1;
     };
     std::vector<Walk> inside_out;
-    bool rows_limited = false;
     while (inside_out.size() < walks.size()) {
       const int in_axis = first_open(in_axes), out_axis = first_open(out_axes);
       const int64_t in_run = contiguous_run(plan.in_strides, c.shape, covered, in_axes);
@@ -133,18 +132,20 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
       const bool short_row = in_run == unit && out_run == unit && rows_follow_input(in_run * c.elem_bytes, reuse);
       const bool reads_first = order == LoopOrder::balanced_streaming && in_run == out_run;
       int axis = in_axis != out_axis && (in_run < out_run || short_row || reads_first) ? in_axis : out_axis;
-      // Streaming walks: the output's next loop would have the tile read more than kMaxReadRows
-      // input rows at once, while the input's next loop keeps each row's run within
-      // kReadRunBytes: the input's first, so that every row is read on before the walk turns to
-      // other rows.
-      if (order == LoopOrder::balanced_streaming && axis == out_axis && in_axis >= 0 && in_axis != out_axis) {
+      // Streaming walks: the tile reads at most kMaxReadRows input rows at once (unit / in_run:
+      // the separate runs it reads; blocks of 1- and 2-byte elements read 32-64 and are left
+      // alone, unmeasured), the output's next loop would make it more, and the input's next loop
+      // keeps each row's run within kReadRunBytes: the input's first, so that every row is read
+      // on before the walk turns to other rows.
+      if (order == LoopOrder::balanced_streaming && axis == out_axis && in_axis >= 0 && in_axis != out_axis &&
+          unit / in_run <= kMaxReadRows) {
         const int64_t rows = unit / in_run * ((c.shape[out_axis] + covered[out_axis] - 1) / covered[out_axis]);
         std::vector<int64_t> longer = covered;
         longer[in_axis] = c.shape[in_axis];
         const int64_t run_bytes = contiguous_run(plan.in_strides, c.shape, longer, in_axes) * c.elem_bytes;
         if (rows > kMaxReadRows && run_bytes <= kReadRunBytes) {
           axis = in_axis;
-          rows_limited = true;
+          read_rows_limited = true;
         }
       }
       // Every axis already whole leaves only loops of extent 1 (a one-element tensor): take them
@@ -159,7 +160,6 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
       covered[axis] = c.shape[axis];
     }
     walks.assign(inside_out.rbegin(), inside_out.rend());
-    read_rows_limited = rows_limited;
   } else if (order == LoopOrder::input) {
     std::stable_sort(walks.begin(), walks.end(),
                      [](const Walk& x, const Walk& y) { return x.dim.in_stride > y.dim.in_stride; });

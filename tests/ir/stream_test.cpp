@@ -94,7 +94,7 @@ TEST_CASE("the streaming variant: input-order (or balanced) loops, whole aligned
   // AVX-512 (64-byte vectors, one line) and AVX2 (32-byte vectors, half a line).
   const int64_t vector_bytes = GENERATE(64, 32);
   std::mt19937_64 rng(4242 + vector_bytes);
-  int streamed_kernels = 0, read_rows_limited = 0;
+  int streamed_kernels = 0;
   for (int c = 0; c < 1500; ++c) {
     auto p = test::random_problem(rng, 10, 20000);
     static const int64_t sizes[] = {1, 2, 4, 8, 16};
@@ -113,8 +113,7 @@ TEST_CASE("the streaming variant: input-order (or balanced) loops, whole aligned
     if (streaming_order(plan) == LoopOrder::input)
       for (size_t d = 1; d < k.loops.size(); ++d) CHECK(k.loops[d - 1].in_stride >= k.loops[d].in_stride);
     else
-      CHECK(k.order.starts_with("from the block outwards, reads first"));
-    read_rows_limited += k.read_rows_limited;
+      CHECK(k.order.starts_with("from the block outwards, reads first"));  // (+ the row limit's note)
     int streams = 0;
     for (const auto& prog : k.programs)
       for (const auto& op : prog.ops)
@@ -134,9 +133,6 @@ TEST_CASE("the streaming variant: input-order (or balanced) loops, whole aligned
     REQUIRE(got == want);
   }
   CHECK(streamed_kernels >= 100);
-  // With 32-byte vectors some of these walks read at most 16 input rows at once (ir/loops.cpp,
-  // kMaxReadRows; 64-byte vectors: none of these shapes).
-  if (vector_bytes == 32) CHECK(read_rows_limited > 0);
 }
 
 TEST_CASE("the verifier rejects streaming stores that cannot land on whole lines", "[stream][verify]") {
