@@ -610,6 +610,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     std::string why;
     bool tiled = false;
     LoopOrder order = LoopOrder::input;  // where untiled
+    bool read_rows_limited = false;      // the untiled walk's row limit fired (ir/loops.h)
   };
   auto try_stream = [&](const Plan& p, const engine::BlockTables& t, const TileChoice& tl) -> StreamTry {
     std::vector<LoopRegion> nests = tl.regions;
@@ -637,11 +638,13 @@ PermutePlan plan_permute(const PermuteDesc& d) {
       if (std::string why = halves_apart(full_stores, p.lanes, nests); !why.empty()) return {nullptr, why};
     engine::PrepareOptions o = cached_options;  // no sink: streaming plans have no transform
     o.stream = true;
-    return {prepare(tl.tiled ? t : *untiled, tl, o, is_avx512(isa) ? "avx512" : "avx2"), "", tl.tiled, order};
+    return {prepare(tl.tiled ? t : *untiled, tl, o, is_avx512(isa) ? "avx512" : "avx2"), "", tl.tiled, order,
+            !tl.tiled && untiled->loops.read_rows_limited};
   };
   std::string stream_note;  // why there is no streaming plan, or how it differs from the cached one
   bool stream_tiled = false;
   LoopOrder stream_order = LoopOrder::input;
+  bool stream_rows_limited = false;
   if (stream && impl->cached && impl->isa != "scalar") {
     StreamTry s = try_stream(plan, *tables, tiling);
     // Half lines from blocks far apart: a block with one more register bit, the next output bit,
@@ -664,6 +667,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     impl->stream = std::move(s.blocks);
     stream_tiled = s.tiled;
     stream_order = s.order;
+    stream_rows_limited = s.read_rows_limited;
     if (!s.why.empty()) stream_note = impl->stream ? s.why : " (" + s.why + ")";
   }
 
@@ -688,7 +692,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
        << (!impl->stream ? "cached" + stream_note
            : stream_tiled ? "streaming when out is 64-byte aligned (tiled output-order loops)"
                           : std::string("streaming when out is 64-byte aligned (loops ") + order_text(stream_order) +
-                                ")")
+                                (stream_rows_limited ? std::string(", ") + kReadRowsLimitText : std::string()) + ")")
        << (impl->stream && vector < kLineBytes ? ", two 32-byte stores per line" + stream_note : "")
        << (impl->stream && !stage_note.empty() ? "; otherwise cached" : "") << stage_note << "\n";
   impl->description = text.str();

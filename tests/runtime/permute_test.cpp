@@ -453,6 +453,27 @@ TEST_CASE("permute: kept innermost axes move whole rows (row engine)", "[permute
   }
 }
 
+TEST_CASE("permute: describe() names the streaming walk's row limit where it shaped the loops", "[permute]") {
+  // TTC's (32,15,15,15,15,32) float32 reversed (198 MiB; planning allocates nothing): the walk
+  // from the block outwards reads 16 rows on before the output rows' next chunk (ir/loops.h).
+  gentt::PermuteDesc d;
+  d.dtype = "float32";
+  d.shape = {32, 15, 15, 15, 15, 32};
+  d.perm = {5, 4, 3, 2, 1, 0};
+  if (!gentt::cpu_supports("avx512")) {
+    WARN("skipped: this CPU has no AVX-512");
+    return;
+  }
+  d.isa = "avx512";
+  const std::string text = gentt::plan_permute(d).describe();
+  CHECK_THAT(text, Catch::Contains("loops from the block outwards, reads first, at most 16 input rows read at once"));
+  // 16^6 float64 (5,2,3,4,1,0): its 16 rows are read on already; no note.
+  d.dtype = "float64";
+  d.shape = {16, 16, 16, 16, 16, 16};
+  d.perm = {5, 2, 3, 4, 1, 0};
+  CHECK_THAT(gentt::plan_permute(d).describe(), !Catch::Contains("at most 16 input rows"));
+}
+
 TEST_CASE("permute: strided views (sub-tensors, negative strides, padded outputs)", "[permute]") {
   std::mt19937_64 rng(99);
   for (int i = 0; i < 200; ++i) {
