@@ -132,14 +132,15 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
       const bool short_row = in_run == unit && out_run == unit && rows_follow_input(in_run * c.elem_bytes, reuse);
       const bool reads_first = order == LoopOrder::balanced_streaming && in_run == out_run;
       int axis = in_axis != out_axis && (in_run < out_run || short_row || reads_first) ? in_axis : out_axis;
-      // Streaming walks: the tile reads at most kMaxReadRows input rows at once (unit / in_run:
-      // the separate runs it reads; blocks of 1- and 2-byte elements read 32-64 and are left
-      // alone, unmeasured), the output's next loop would make it more, and the input's next loop
-      // keeps each row's run within kReadRunBytes: the input's first, so that every row is read
-      // on before the walk turns to other rows.
+      // Streaming walks: the tile reads at most kMaxReadRows input rows at once (the separate
+      // runs it reads; blocks of 1- and 2-byte elements read 32-64 and are left alone,
+      // unmeasured), the output's next loop would make it more, and the input's next loop keeps
+      // each row's run within kReadRunBytes: the input's first, so that every row is read on
+      // before the walk turns to other rows.
+      const int64_t rows_now = unit / in_run;
       if (order == LoopOrder::balanced_streaming && axis == out_axis && in_axis >= 0 && in_axis != out_axis &&
-          unit / in_run <= kMaxReadRows) {
-        const int64_t rows = unit / in_run * ((c.shape[out_axis] + covered[out_axis] - 1) / covered[out_axis]);
+          rows_now <= kMaxReadRows) {
+        const int64_t rows = rows_now * ((c.shape[out_axis] + covered[out_axis] - 1) / covered[out_axis]);
         std::vector<int64_t> longer = covered;
         longer[in_axis] = c.shape[in_axis];
         const int64_t run_bytes = contiguous_run(plan.in_strides, c.shape, longer, in_axes) * c.elem_bytes;
