@@ -203,22 +203,30 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
 
   // Large outputs: the reading and the writing loop walked in cache tiles (tiling keeps the
   // loops' tail bits, so the programs above stay valid). Streaming stores need no write
-  // locality: an untiled streaming variant reads in input order instead (streaming_order).
+  // locality: an untiled streaming variant reads in input order instead (streaming_order), and
+  // so does one with small blocks and short runs (ir/tiling.h's stream_keeps_tiles).
   int64_t block_in = 0;
   for (const Op& op : kernel.programs.front().ops)
     if (op.kind == OpKind::load) block_in += op.count * c.elem_bytes;
-  const TileChoice tiling = tile_loops(walk, kernel.in_elements * c.elem_bytes,
-                                       options.tile_min_bytes > 0 ? options.tile_min_bytes : INT64_MAX, block_in,
-                                       options.tile_cache_bytes);
+  const int64_t out_bytes = kernel.in_elements * c.elem_bytes;
+  const bool stream_leaves_tiles =
+      options.streaming &&
+      !stream_keeps_tiles(block_in,
+                          innermost_run_bytes(make_block_loops(plan, streaming_order(plan)).loops, c.elem_bytes));
+  const bool may_tile = options.tile_min_bytes > 0 && !stream_leaves_tiles;
+  const TileChoice tiling =
+      tile_loops(walk, out_bytes, may_tile ? options.tile_min_bytes : INT64_MAX, block_in, options.tile_cache_bytes);
   kernel.tiled = tiling.tiled;
-  kernel.tiling = tiling.reason;
+  kernel.tiling = stream_leaves_tiles && options.tile_min_bytes > 0 && out_bytes >= options.tile_min_bytes
+                      ? std::string("loops: no tiling (streaming variant: ") + kStreamUntiledReason + ")"
+                      : tiling.reason;
   if (tiling.regions.size() > 1) kernel.regions = tiling.regions;
   // Untiled walks: the streaming variant's own order (streaming_order); the cached walk of an
   // output past the last-level cache from the block outwards; otherwise output order.
   LoopOrder order = LoopOrder::output;
   if (options.streaming && !tiling.tiled) {
     order = streaming_order(plan);
-  } else if (tiling.untiled_large && kernel.in_elements * c.elem_bytes >= options.balanced_min_bytes) {
+  } else if (tiling.untiled_large && out_bytes >= options.balanced_min_bytes) {
     order = LoopOrder::balanced;
     kernel.tiling += kBalancedReason;
   }

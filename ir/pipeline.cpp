@@ -44,6 +44,7 @@ Lowered run_pipeline(const Problem& given) {
   if (out.kernel.in_elements * problem.dtype.bytes >= kTileMinBytes) out.plan.reasons.push_back(out.kernel.tiling);
   const int64_t vector_bytes = problem.target.vector_bits / 8;
   StreamChoice choice = choose_streaming(out.kernel, problem.stores, target_streams(problem.target), vector_bytes);
+  std::string wide_note;  // the AVX2 streaming variant's block of one more register bit, where it took one
   if (choice.stream) {
     out.stream_kernel = lower(out.plan, problem.name + "_stream", LowerOptions{.streaming = true});
     verify_kernel(*out.stream_kernel);
@@ -60,7 +61,7 @@ Lowered run_pipeline(const Problem& given) {
             out.stream_kernel = std::move(k);
             why.clear();
             const auto& ops = out.stream_kernel->programs.front().ops;
-            choice.reason += fmt::format(
+            wide_note = fmt::format(
                 "; the streaming variant's block has {} registers (one more output bit) so that each block stores "
                 "whole lines",
                 std::count_if(ops.begin(), ops.end(), [](const Op& op) { return op.kind == OpKind::store; }));
@@ -72,6 +73,13 @@ Lowered run_pipeline(const Problem& given) {
         choice = {false, fmt::format("stores: cached ({})", why)};
       }
     }
+  }
+  // The reason names the walk the streaming variant took (tiles or input order: ir/tiling.h's
+  // stream_keeps_tiles), which only the lowered variant knows.
+  if (out.stream_kernel) {
+    choice = choose_streaming(out.kernel, problem.stores, target_streams(problem.target), vector_bytes,
+                              &*out.stream_kernel);
+    choice.reason += wide_note;
   }
   if (out.stream_kernel && out.stream_kernel->read_rows_limited)
     choice.reason += fmt::format("; the streaming walk from the block outwards: {} (prefetchers follow few rows)",

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "ir/error.h"
+#include "ir/tiling.h"
 
 namespace gentt {
 
@@ -104,7 +105,7 @@ void check_store_mode(const Target& target, StoreMode mode, const std::string& f
 }
 
 StreamChoice choose_streaming(const Kernel& cached, StoreMode mode, bool target_streams,
-                              int64_t vector_bytes) {
+                              int64_t vector_bytes, const Kernel* stream) {
   const int64_t bytes = cached.in_elements * cached.elem_bytes;
   if (mode == StoreMode::cached) return {false, "stores: cached (the spec says `stores: cached`)"};
   if (!target_streams)
@@ -120,16 +121,18 @@ StreamChoice choose_streaming(const Kernel& cached, StoreMode mode, bool target_
   if (mode == StoreMode::automatic && bytes < kStreamMinBytes)
     return {false, fmt::format("stores: cached (the output, {}, is below the {} from which streaming pays)",
                                size_text(bytes), size_text(kStreamMinBytes))};
+  const bool tiles = stream ? stream->tiled : cached.tiled;
+  std::string walk = tiles ? "the loops walk the same cache tiles"
+                           : "the loops run in input order so reads are sequential (from the block outwards where "
+                             "input order walks the output's next axis outermost)";
+  if (!tiles && cached.tiled) walk += fmt::format(", not in the cached walk's tiles ({})", kStreamUntiledReason);
   return {true, fmt::format("stores: streaming when `out` is 64-byte aligned ({}): {} bypass the "
                             "cache and {}; otherwise the cached variant",
                             mode == StoreMode::streaming ? "the spec says `stores: streaming`"
                                                          : fmt::format("the output, {}, is at least {}",
                                                                        size_text(bytes), size_text(kStreamMinBytes)),
                             vector_bytes == kLineBytes ? "whole-line stores" : "32-byte stores (two per line)",
-                            cached.tiled ? "the loops walk the same cache tiles"
-                                         : "the loops run in input order so reads are sequential (from the "
-                                           "block outwards where input order walks the output's next axis "
-                                           "outermost)")};
+                            walk)};
 }
 
 }  // namespace gentt

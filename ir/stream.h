@@ -76,8 +76,11 @@ std::string halves_apart(const Kernel& streaming);  // the kernel's full-block s
 std::optional<Plan> plan_with_whole_lines(const Plan& plan);
 
 // Decides from the cached kernel. `target_streams`: the target's backend has
-// whole-line non-temporal stores of `vector_bytes`-byte vectors.
+// whole-line non-temporal stores of `vector_bytes`-byte vectors. `stream`: the streaming variant
+// once lowered, whose walk the reason names (its own tiles, or input order where the cached walk
+// is tiled and the variant is not: ir/tiling.h's stream_keeps_tiles); without it, the reason
+// names the cached kernel's tiles.
 StreamChoice choose_streaming(const Kernel& cached, StoreMode mode, bool target_streams,
-                              int64_t vector_bytes);
+                              int64_t vector_bytes, const Kernel* stream = nullptr);
 
 }  // namespace gentt

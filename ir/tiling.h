@@ -7,7 +7,8 @@
 // is used, and the output lines in the write-combining or cache path:
 //   [... other loops, R / tr, W / tw, tr, tw]
 // Measured on 4096^2 float32 (AVX-512): 15.8 GB/s untiled, 20.8 with 32x32-block tiles, 23.6
-// with tiles and streaming stores, against 10.4 for the input-order streaming walk.
+// with tiles and streaming stores, against 10.4 for the input-order streaming walk. On Zen 4
+// the streaming walks of small blocks and short runs read faster untiled (stream_keeps_tiles).
 // Tiles need not divide the loop counts: the remainders are walked as further loop nests
 // (regions, ir/kernel.h).
 #pragma once
@@ -50,6 +51,44 @@ struct TileChoice {
 // Below it the output stays in the L3 between calls, where output order measured better:
 // complex128 64^3 reversed (4 MiB) 0.50 -> 0.27 (Zen 5).
 inline constexpr int64_t kBalancedMinBytes = int64_t{8} << 20;
+
+// Streaming variants (ir/stream.h) of a tiled walk leave the tiles where one block reads at most
+// kStreamTileMaxBlockBytes of input and the untiled streaming walk (ir/loops.h's
+// streaming_order) reads at most kStreamUntiledMaxRunBytes of each row in its innermost loop:
+// they read in that order instead. Streamed lines need no write locality; a block of 16 float32
+// rows (64 bytes each) or 8 float64 rows leaves the walk few enough rows in flight for the
+// prefetchers; and a short run means the walk writes a line to each of few output rows (one per
+// element of the run) before it comes back to write their next lines. Measured on Zen 4
+// (generated kernels, same process, x best copy, AVX-512, 1 thread, median of 4 processes):
+// runs of 128 bytes to 16 KiB 1.0-2.9x (float32 18064x3104 0.46 -> 0.82, 43408x1216 0.46 ->
+// 0.82, 1024x16x1024 axes (2,1,0) 0.19 -> 0.56, float64 175x144x632 (0,2,1) 0.60 -> 0.87;
+// 4096^2 1.0x); runs of 20-98 KiB (square-ish 2-D transposes) 0.72-1.36x, so those keep the
+// tiles; blocks of 2 KiB and more (1- and 2-byte elements, 32-64 rows) 0.70-0.93x untiled.
+// AVX2 (blocks of 256-1024 bytes): 1.1-2.2x on 9 of the 11 changed kernels of the sets;
+// (355,384,384) and (59,2320,384) float32 axes (0,2,1) ran at 0.58-0.62x. (In 2026-11 on an earlier AVX-512
+// machine, 4096^2 float32 measured 23.6 GB/s tiled and 10.4 in input order.)
+inline constexpr int64_t kStreamTileMaxBlockBytes = 1024;
+inline constexpr int64_t kStreamUntiledMaxRunBytes = int64_t{16} << 10;
+
+// Whether the streaming variant of a tiled walk keeps the tiles: its full block reads
+// `block_in_bytes`, and the untiled streaming walk's innermost loop reads `run_bytes` of each row
+// (its count times its input step).
+inline bool stream_keeps_tiles(int64_t block_in_bytes, int64_t run_bytes) {
+  return block_in_bytes > kStreamTileMaxBlockBytes || run_bytes > kStreamUntiledMaxRunBytes;
+}
+
+// The bytes of each row that the innermost loop of `loops` (outermost first) reads: its count
+// times its input step.
+inline int64_t innermost_run_bytes(const std::vector<LoopDim>& loops, int64_t elem_bytes) {
+  if (loops.empty()) return 0;
+  const LoopDim& l = loops.back();
+  return l.count * (l.in_stride < 0 ? -l.in_stride : l.in_stride) * elem_bytes;
+}
+
+// Said of a streaming variant whose cached variant is tiled but which is not (explain, describe()).
+inline constexpr const char* kStreamUntiledReason =
+    "its block reads at most 1 KiB of input and its innermost loop at most 16 KiB of each row, and streamed lines "
+    "need no write locality";
 
 // Appended to a TileChoice's reason where the caller walked its loops in LoopOrder::balanced.
 inline constexpr const char* kBalancedReason =

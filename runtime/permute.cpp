@@ -601,10 +601,10 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   }
   // The streaming blocks of plan `p` (tables `t`, tiled as `tl`): every loop, every region's
   // base and every full store on a whole vector when `out` is on a line; tiled loops keep their
-  // tiles (measured faster than the input-order walk), untiled ones read in input order (or
-  // from the block outwards: ir/loops.h's streaming_order) as the generated kernels' streaming
-  // variant does (on AVX2 too: in output order it measured 0.1-0.3 of the best copy slower on
-  // 16^6 float64). Null blocks: no streaming, `why` says why (or "").
+  // tiles unless blocks are small and runs short (ir/tiling.h's stream_keeps_tiles), others read
+  // in input order (or from the block outwards: ir/loops.h's streaming_order) as the generated
+  // kernels' streaming variant does (on AVX2 too: in output order it measured 0.1-0.3 of the
+  // best copy slower on 16^6 float64). Null blocks: no streaming, `why` says why (or "").
   struct StreamTry {
     std::unique_ptr<engine::PreparedBlocks> blocks;
     std::string why;
@@ -612,9 +612,21 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     LoopOrder order = LoopOrder::input;  // where untiled
     bool read_rows_limited = false;      // the untiled walk's row limit fired (ir/loops.h)
   };
-  auto try_stream = [&](const Plan& p, const engine::BlockTables& t, const TileChoice& tl) -> StreamTry {
+  auto try_stream = [&](const Plan& p, const engine::BlockTables& t, const TileChoice& cached_tiles) -> StreamTry {
+    // Small blocks with short runs stream untiled even where the cached walk is tiled
+    // (ir/tiling.h's stream_keeps_tiles), as the generated kernels' streaming variants do.
+    std::int64_t block_in = 0;
+    for (int c : t.programs.front().load_count) block_in += c * elem_bytes;
+    const LoopOrder untiled_order = streaming_order(p);
+    std::optional<engine::BlockTables> untiled = engine::with_loop_order(t, p, untiled_order);
+    const TileChoice untiled_walk;
+    const TileChoice& tl =
+        cached_tiles.tiled && !stream_keeps_tiles(block_in, innermost_run_bytes(untiled->loops.loops, elem_bytes))
+            ? untiled_walk
+            : cached_tiles;
+    const LoopOrder order = tl.tiled ? LoopOrder::input : untiled_order;
     std::vector<LoopRegion> nests = tl.regions;
-    if (nests.empty()) nests.push_back(LoopRegion{0, 0, t.loops.loops});
+    if (nests.empty()) nests.push_back(LoopRegion{0, 0, tl.tiled ? t.loops.loops : untiled->loops.loops});
     for (const auto& g : nests) {
       if ((g.out_offset * elem_bytes) % vector != 0) return {};
       for (const auto& l : g.loops)
@@ -627,12 +639,6 @@ PermutePlan plan_permute(const PermuteDesc& d) {
           if ((prog.store_offset[r] * elem_bytes) % vector != 0) return {};
           if (&prog == &t.programs.front()) full_stores.push_back(prog.store_offset[r]);
         }
-    std::optional<engine::BlockTables> untiled;
-    const LoopOrder order = tl.tiled ? LoopOrder::input : streaming_order(p);
-    if (!tl.tiled) {
-      untiled = engine::with_loop_order(t, p, order);
-      nests = {LoopRegion{0, 0, untiled->loops.loops}};
-    }
     // Half-line vectors (AVX2) stream only where the walk writes every line whole at once.
     if (vector < kLineBytes)
       if (std::string why = halves_apart(full_stores, p.lanes, nests); !why.empty()) return {nullptr, why};
@@ -692,7 +698,9 @@ PermutePlan plan_permute(const PermuteDesc& d) {
        << (!impl->stream ? "cached" + stream_note
            : stream_tiled ? "streaming when out is 64-byte aligned (tiled output-order loops)"
                           : std::string("streaming when out is 64-byte aligned (loops ") + order_text(stream_order) +
-                                (stream_rows_limited ? std::string(", ") + kReadRowsLimitText : std::string()) + ")")
+                                (stream_rows_limited ? std::string(", ") + kReadRowsLimitText : std::string()) +
+                                (tiling.tiled ? std::string(", not tiled: ") + kStreamUntiledReason : std::string()) +
+                                ")")
        << (impl->stream && vector < kLineBytes ? ", two 32-byte stores per line" + stream_note : "")
        << (impl->stream && !stage_note.empty() ? "; otherwise cached" : "") << stage_note << "\n";
   impl->description = text.str();

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <bit>
 #include <numeric>
+#include <tuple>
 
 #include "gentt/reference.h"
 #include "ir/canonical.h"
@@ -59,23 +60,78 @@ TEST_CASE("tiling: a large 2-D transpose walks 32 x 32-block tiles; small output
 TEST_CASE("tiling: explain and the streaming variant say when the loops are tiled", "[tiling]") {
   Problem p;
   p.name = "k";
-  p.dtype = Dtype{"float32", 4};
-  p.shape = {2048, 4096};
+  p.dtype = Dtype{"uint16", 2};
+  p.shape = {4096, 4096};
   p.perm = {1, 0};
   p.target = Target{Isa::avx512, 512};
+  // Blocks of 32 rows (2 KiB): the streaming variant walks the cached variant's tiles.
   const Lowered l = run_pipeline(p);
   REQUIRE(l.kernel.tiled);
   REQUIRE(l.stream_kernel);
   CHECK(l.stream_kernel->tiled);
   CHECK(l.stream_kernel->loops.size() == l.kernel.loops.size());
-  bool said = false;
-  for (const auto& r : l.plan.reasons) said |= r.starts_with("loops: tiles of");
+  bool said = false, stream_said = false;
+  for (const auto& r : l.plan.reasons) {
+    said |= r.starts_with("loops: tiles of");
+    stream_said |= r.starts_with("stores: streaming") && r.find("the same cache tiles") != std::string::npos;
+  }
   CHECK(said);
+  CHECK(stream_said);
+}
+
+TEST_CASE("tiling: streaming variants whose blocks read at most 1 KiB are not tiled", "[tiling]") {
+  CHECK_FALSE(stream_keeps_tiles(kStreamTileMaxBlockBytes, kStreamUntiledMaxRunBytes));
+  CHECK(stream_keeps_tiles(kStreamTileMaxBlockBytes + 1, kStreamUntiledMaxRunBytes));
+  CHECK(stream_keeps_tiles(kStreamTileMaxBlockBytes, kStreamUntiledMaxRunBytes + 1));
+  Problem p;
+  p.name = "k";
+  p.dtype = Dtype{"float32", 4};
+  p.shape = {2048, 4096};
+  p.perm = {1, 0};
+  for (const Target& target : {Target{Isa::avx512, 512}, Target{Isa::avx2, 256}}) {
+    p.target = target;
+    INFO(isa_name(target.isa));
+    // 16 rows of 64 bytes (AVX-512), 16 rows of 32 bytes (AVX2's block of whole lines), input
+    // rows of 16 KiB: the cached walk is tiled, the streaming one reads in input order, two loops.
+    const Lowered l = run_pipeline(p);
+    REQUIRE(l.kernel.tiled);
+    REQUIRE(l.stream_kernel);
+    CHECK_FALSE(l.stream_kernel->tiled);
+    CHECK(l.stream_kernel->regions.empty());
+    REQUIRE(l.stream_kernel->loops.size() == 2);
+    CHECK(std::llabs(l.stream_kernel->loops[1].in_stride) < std::llabs(l.stream_kernel->loops[0].in_stride));
+    CHECK_THAT(l.stream_kernel->tiling, Catch::Contains(kStreamUntiledReason));
+    bool said = false;
+    for (const auto& r : l.plan.reasons)
+      said |= r.starts_with("stores: streaming") && r.find("not in the cached walk's tiles") != std::string::npos;
+    CHECK(said);
+    // Input rows of 32 KiB: the streaming walk keeps the tiles.
+    Problem wide = p;
+    wide.shape = {2048, 8192};
+    const Lowered w = run_pipeline(wide);
+    REQUIRE(w.stream_kernel);
+    CHECK(w.stream_kernel->tiled);
+  }
+  // Small problems tiled on request (tile_min_bytes 1): the untiled streaming walk moves every
+  // element as the reference does, whole and in parts.
+  std::mt19937_64 rng(909);
+  const std::vector<std::tuple<int64_t, std::vector<int64_t>, std::vector<int>>> small = {
+      {4, {2, 16 * 40, 16 * 36}, {0, 2, 1}}, {8, {8 * 48, 3, 8 * 34}, {2, 1, 0}}, {16, {4 * 40, 4 * 33}, {1, 0}}};
+  for (const auto& [elem_bytes, shape, perm] : small) {
+    const int lanes = static_cast<int>(64 / elem_bytes);
+    const Plan plan = make_plan(canonicalize(elem_bytes, shape, perm), lanes);
+    INFO(fmt::format("elem_bytes {} shape ({}) perm ({})", elem_bytes, fmt::join(shape, ","), fmt::join(perm, ",")));
+    REQUIRE(lower(plan, "k", LowerOptions{.tile_min_bytes = 1}).tiled);
+    const Kernel k = lower(plan, "k", LowerOptions{.streaming = true, .tile_min_bytes = 1});
+    CHECK_FALSE(k.tiled);
+    verify_kernel(k);
+    REQUIRE(test::parts_match_reference(k, rng, elem_bytes, shape, perm));
+  }
 }
 
 TEST_CASE("tiling: random tiled kernels match the reference, whole and in parts", "[tiling][property]") {
   std::mt19937_64 rng(808);
-  int tiled = 0, with_regions = 0;
+  int tiled = 0, with_regions = 0, untiled_streams = 0;
   for (int c = 0; c < 24; ++c) {
     // Two axes of 32-64 blocks and an outer axis, all element sizes: the smallest tensors that
     // take tiles of at least 16 x 16 blocks.
@@ -97,12 +153,17 @@ TEST_CASE("tiling: random tiled kernels match the reference, whole and in parts"
     const Kernel k = lower(plan, "k", options);
     INFO(fmt::format("case {}: elem_bytes {} shape ({}) perm ({}) streaming {}: {}", c, elem_bytes, fmt::join(shape, ","),
                      fmt::join(perm, ","), options.streaming, k.tiling));
-    if (!k.tiled) continue;
-    ++tiled;
+    // Streaming variants of tiled walks whose blocks read at most 1 KiB are untiled
+    // (stream_keeps_tiles): checked too.
+    const bool untiled_stream = options.streaming && cached.tiled && !k.tiled;
+    untiled_streams += untiled_stream;
+    if (!k.tiled && !untiled_stream) continue;
+    tiled += k.tiled;
     with_regions += k.regions.size() > 1;
     verify_kernel(k);
     REQUIRE(test::parts_match_reference(k, rng, elem_bytes, shape, perm));
   }
   CHECK(tiled >= 12);
   CHECK(with_regions >= 6);
+  CHECK(untiled_streams >= 2);
 }
