@@ -44,13 +44,20 @@ std::string halves_apart(const std::vector<int64_t>& full_store_offsets, int lan
   }
   if (paired && on_lines(false)) return "";
   // (2) Each block writes first halves, the next iteration of the innermost loop their second.
+  // At most kMaxOpenHalfLines of them: each stays open in a write-combining buffer until the next
+  // block writes its second half.
   bool firsts = true;
   for (int64_t o : full_store_offsets) firsts &= first_half(o);
   bool consecutive = firsts && on_lines(true);
   for (const auto& g : nests)
     consecutive &= !g.loops.empty() && g.loops.back().out_stride == lanes &&
                    (g.loops.back().count % 2 == 0 || g.loops.back().count >= 8);  // at most 1 in 8 halves alone
-  if (consecutive) return "";
+  const auto open = static_cast<int64_t>(full_store_offsets.size());
+  if (consecutive && open <= kMaxOpenHalfLines) return "";
+  if (consecutive)
+    return fmt::format("each block leaves {} lines half written for the next block, more than the {} that "
+                       "write-combining buffers keep open",
+                       open, kMaxOpenHalfLines);
   return "the two 32-byte halves of a line would be written far apart (partial-line writes to memory)";
 }
 

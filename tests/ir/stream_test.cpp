@@ -82,6 +82,21 @@ TEST_CASE("stores: auto streams large outputs with whole-vector stores only", "[
   const Lowered apart = run_pipeline(avx512_problem(4, {64, 392, 256}, {0, 2, 1}, StoreMode::streaming, Isa::avx2));
   CHECK_FALSE(apart.stream_kernel);
   CHECK_THAT(stores_reason(apart.plan), Catch::Contains("halves of a line would be written far apart"));
+  // Lines whose second halves the next block writes: at most kMaxOpenHalfLines of them per block
+  // (16 lanes of 2 bytes, a line is 32 elements; the innermost loop steps the output by 16).
+  for (const int64_t rows : {kMaxOpenHalfLines, kMaxOpenHalfLines + 1}) {
+    std::vector<int64_t> firsts;
+    for (int64_t r = 0; r < rows; ++r) firsts.push_back(r * 1024);
+    const std::vector<LoopRegion> nests = {
+        LoopRegion{0, 0, {LoopDim{4, 1024, 1024 * rows, -1, "outer"}, LoopDim{8, 16 * 1024, 16, -1, "inner"}}}};
+    CHECK(halves_apart(firsts, 16, nests).empty() == (rows <= kMaxOpenHalfLines));
+  }
+  // A tiled uint16 transpose (blocks of 16 rows of half lines, input rows of 32 KiB: the streaming
+  // walk keeps the tiles) leaves 16 lines half written per block: cached.
+  const Lowered open = run_pipeline(avx512_problem(2, {512, 16384}, {1, 0}, StoreMode::streaming, Isa::avx2));
+  CHECK(open.kernel.tiled);
+  CHECK_FALSE(open.stream_kernel);
+  CHECK_THAT(stores_reason(open.plan), Catch::Contains("16 lines half written for the next block"));
   // AVX2 moves one-element registers (17-32-byte elements) with memcpy: no streaming.
   CHECK_FALSE(run_pipeline(avx512_problem(32, {64, 64, 64}, {2, 1, 0}, StoreMode::streaming, Isa::avx2)).stream_kernel);
   // Other ISAs: auto never streams; asking for it is an error naming the field.
