@@ -11,6 +11,7 @@
 #include "ir/block_space.h"
 #include "ir/error.h"
 #include "ir/loops.h"
+#include "ir/stream.h"
 #include "ir/unroll.h"
 
 namespace gentt {
@@ -213,13 +214,23 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
       options.streaming &&
       !stream_keeps_tiles(block_in,
                           innermost_run_bytes(make_block_loops(plan, streaming_order(plan)).loops, c.elem_bytes));
-  const bool may_tile = options.tile_min_bytes > 0 && !stream_leaves_tiles;
+  // AVX-512 blocks of whole-line registers that read at most 1 KiB: tiles from 8 MiB only.
+  const int64_t tile_min =
+      options.tile_min_bytes > 0
+          ? tile_min_bytes_for(options.tile_min_bytes, options.line_blocks && kernel.lanes * c.elem_bytes == kLineBytes,
+                               block_in)
+          : 0;
+  const bool may_tile = tile_min > 0 && !stream_leaves_tiles;
   const TileChoice tiling =
-      tile_loops(walk, out_bytes, may_tile ? options.tile_min_bytes : INT64_MAX, block_in, options.tile_cache_bytes);
+      tile_loops(walk, out_bytes, may_tile ? tile_min : INT64_MAX, block_in, options.tile_cache_bytes);
   kernel.tiled = tiling.tiled;
-  kernel.tiling = stream_leaves_tiles && options.tile_min_bytes > 0 && out_bytes >= options.tile_min_bytes
-                      ? std::string("loops: no tiling (streaming variant: ") + kStreamUntiledReason + ")"
-                      : tiling.reason;
+  kernel.tiling = tiling.reason;
+  if (tile_min > 0 && out_bytes >= options.tile_min_bytes) {
+    if (stream_leaves_tiles)
+      kernel.tiling = std::string("loops: no tiling (streaming variant: ") + kStreamUntiledReason + ")";
+    else if (out_bytes < tile_min)
+      kernel.tiling = kLineBlockUntiledReason;
+  }
   if (tiling.regions.size() > 1) kernel.regions = tiling.regions;
   // Untiled walks: the streaming variant's own order (streaming_order); the cached walk of an
   // output past the last-level cache from the block outwards; otherwise output order.

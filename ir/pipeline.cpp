@@ -38,7 +38,8 @@ Lowered run_pipeline(const Problem& given) {
   out.target = problem.target;
   out.plan = make_plan(c, lanes_for(problem.target, problem.dtype.bytes));
   if (!width.reason.empty()) out.plan.reasons.insert(out.plan.reasons.begin(), width.reason);
-  out.kernel = lower(out.plan, problem.name);
+  const bool line_blocks = is_avx512_level(problem.target.isa);  // ir/tiling.h's tile_min_bytes_for
+  out.kernel = lower(out.plan, problem.name, LowerOptions{.line_blocks = line_blocks});
   verify_kernel(out.kernel);
   // Tiling is only considered for large outputs: small kernels' explanations stay as they were.
   if (out.kernel.in_elements * problem.dtype.bytes >= kTileMinBytes) out.plan.reasons.push_back(out.kernel.tiling);
@@ -46,7 +47,8 @@ Lowered run_pipeline(const Problem& given) {
   StreamChoice choice = choose_streaming(out.kernel, problem.stores, target_streams(problem.target), vector_bytes);
   std::string wide_note;  // the AVX2 streaming variant's block of one more register bit, where it took one
   if (choice.stream) {
-    out.stream_kernel = lower(out.plan, problem.name + "_stream", LowerOptions{.streaming = true});
+    out.stream_kernel =
+        lower(out.plan, problem.name + "_stream", LowerOptions{.streaming = true, .line_blocks = line_blocks});
     verify_kernel(*out.stream_kernel);
     // Half-line vectors (AVX2) stream only where the walk writes every line whole at once. When
     // the plan's blocks store half lines (float32 blocks of 8 x 8), a block with one more

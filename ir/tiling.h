@@ -90,6 +90,30 @@ inline constexpr const char* kStreamUntiledReason =
     "its block reads at most 1 KiB of input and its innermost loop at most 16 KiB of each row, and streamed lines "
     "need no write locality";
 
+// Cached walks of AVX-512 blocks of whole-line registers (lanes x element = 64 bytes) that read
+// at most kStreamTileMaxBlockBytes are tiled only from this many output bytes (others from
+// kTileMinBytes): below it input and output stay in the last-level cache, where output order
+// (the untiled walk there) ran faster than the tiles. Measured on Zen 4 (generated kernels, one
+// process each, tiles and output order interleaved, x best copy, 3 processes): float32 2-D
+// transposes of 4-8 MiB 1.02-1.19x (1024^2 0.72 -> 0.73, 2126x610 0.85 -> 0.98, 1200x1300 0.83 ->
+// 0.99, 912x1991 0.68 -> 0.81), float64 484x1637 and 700x900 1.11-1.14x. Blocks of 2-4 KiB
+// (uint16, uint8) kept the tiles: 0.75-1.07x untiled; AVX2 (half-line registers): 0.61-1.06x.
+inline constexpr int64_t kLineBlockTileMinBytes = int64_t{8} << 20;
+
+// The smallest output that `tile_loops` tiles for a block that reads `block_in_bytes`:
+// `tile_min`, or at least kLineBlockTileMinBytes where `line_blocks` (an AVX-512 target, the
+// block's registers whole lines) and the block reads at most kStreamTileMaxBlockBytes.
+inline int64_t tile_min_bytes_for(int64_t tile_min, bool line_blocks, int64_t block_in_bytes) {
+  return line_blocks && block_in_bytes <= kStreamTileMaxBlockBytes && tile_min < kLineBlockTileMinBytes
+             ? kLineBlockTileMinBytes
+             : tile_min;
+}
+
+// A TileChoice's reason where tile_min_bytes_for raised the minimum above the output.
+inline constexpr const char* kLineBlockUntiledReason =
+    "loops: no tiling (a block of whole-line registers reads at most 1 KiB, and the output, under 8 MiB, stays in "
+    "the last-level cache: output order measured faster there)";
+
 // Appended to a TileChoice's reason where the caller walked its loops in LoopOrder::balanced.
 inline constexpr const char* kBalancedReason =
     "; loops ordered from the block outwards, each continuing the shorter of the input's and the "

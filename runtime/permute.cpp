@@ -537,7 +537,12 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   auto tile = [&](engine::BlockTables& t) {
     std::int64_t block_in = 0;
     for (int c : t.programs.front().load_count) block_in += c * elem_bytes;
-    return tile_loops(t.loops, out_total, kTileMinBytes, block_in, kTileCacheBytes);
+    // AVX-512 blocks of whole-line registers that read at most 1 KiB: tiles from 8 MiB only.
+    const bool line_blocks = is_avx512(isa) && plan.lanes * elem_bytes == kLineBytes;
+    const std::int64_t tile_min = tile_min_bytes_for(kTileMinBytes, line_blocks, block_in);
+    TileChoice tc = tile_loops(t.loops, out_total, tile_min, block_in, kTileCacheBytes);
+    if (out_total >= kTileMinBytes && out_total < tile_min) tc.reason = kLineBlockUntiledReason;
+    return tc;
   };
   TileChoice tiling;
   if (simd) tiling = tile(*tables);

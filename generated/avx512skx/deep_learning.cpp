@@ -49,9 +49,8 @@
 //   input row (lane bit 0 first): a1.0 a1.1 a1.2 a1.3
 //   output row (lane bit 0 first): a0.0 a0.1 a0.2 a0.3
 //   shuffle steps: 4; padding efficiency: 100.0%
-//   loops: 4 (4096 iterations); programs: 1; unroll: 1
+//   loops: 2 (4096 iterations); programs: 1; unroll: 1
 //     program 0 (full blocks): 16 loads, 64 shuffles, 16 stores
-//   loops: tiles of 32 x 32 blocks (axis 1 in chunks of 16 x axis 0 in chunks of 16): a tile's input lines fit 1024 KiB
 //
 // Kernel dl_bf16_heads: bfloat16 (2 bytes) shape (4, 128, 12, 64) perm (0, 2, 1, 3), isa avx512skx (512 bits)
 //   canonical: shape (4, 128, 12, 64) perm (0, 2, 1, 3), 2-byte elements
@@ -691,38 +690,24 @@ inline void dl_f32_transpose_1024_block0(const dl_f32_transpose_1024_elem* in, d
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 2, in_stride 512, out_stride 524288  (axis 1 in chunks of 16 (tiles))
-//   i1: count 2, in_stride 524288, out_stride 512  (axis 0 in chunks of 16 (tiles))
-//   i2: count 32, in_stride 16, out_stride 16384  (axis 1 in chunks of 16)
-//   i3: count 32, in_stride 16384, out_stride 16  (axis 0 in chunks of 16)
+//   i0: count 64, in_stride 16, out_stride 16384  (axis 1 in chunks of 16)
+//   i1: count 64, in_stride 16384, out_stride 16  (axis 0 in chunks of 16)
 void dl_f32_transpose_1024_run(const dl_f32_transpose_1024_elem* in, dl_f32_transpose_1024_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
-  std::int64_t i0 = begin / 2048;
-  std::int64_t i1 = begin / 1024 % 2;
-  std::int64_t i2 = begin / 32 % 32;
-  std::int64_t i3 = begin % 32;
-  std::int64_t in_off = i0 * 512 + i1 * 524288 + i2 * 16 + i3 * 16384;
-  std::int64_t out_off = i0 * 524288 + i1 * 512 + i2 * 16384 + i3 * 16;
+  std::int64_t i0 = begin / 64;
+  std::int64_t i1 = begin % 64;
+  std::int64_t in_off = i0 * 16 + i1 * 16384;
+  std::int64_t out_off = i0 * 16384 + i1 * 16;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i3 + (end - it < 32 - i3 ? end - it : 32 - i3);
-    it += stop - i3;
-    for (; i3 < stop; ++i3, in_off += 16384, out_off += 16) dl_f32_transpose_1024_block0(in + in_off, out + out_off);
-    if (i3 == 32) {
-      i3 = 0;
-      in_off -= 524272;
-      out_off += 15872;
-      if (++i2 == 32) {
-        i2 = 0;
-        in_off += 523776;
-        out_off -= 523776;
-        if (++i1 == 2) {
-          i1 = 0;
-          in_off -= 1048064;
-          out_off += 523264;
-          ++i0;
-        }
-      }
+    const std::int64_t stop = i1 + (end - it < 64 - i1 ? end - it : 64 - i1);
+    it += stop - i1;
+    for (; i1 < stop; ++i1, in_off += 16384, out_off += 16) dl_f32_transpose_1024_block0(in + in_off, out + out_off);
+    if (i1 == 64) {
+      i1 = 0;
+      in_off -= 1048560;
+      out_off += 15360;
+      ++i0;
     }
   }
 }

@@ -129,6 +129,35 @@ TEST_CASE("tiling: streaming variants whose blocks read at most 1 KiB are not ti
   }
 }
 
+TEST_CASE("tiling: AVX-512 blocks of whole-line registers that read at most 1 KiB are tiled from 8 MiB", "[tiling]") {
+  CHECK(tile_min_bytes_for(kTileMinBytes, true, kStreamTileMaxBlockBytes) == kLineBlockTileMinBytes);
+  CHECK(tile_min_bytes_for(kTileMinBytes, true, kStreamTileMaxBlockBytes + 1) == kTileMinBytes);
+  CHECK(tile_min_bytes_for(kTileMinBytes, false, 256) == kTileMinBytes);
+  CHECK(tile_min_bytes_for(1, false, 256) == 1);
+  Problem p;
+  p.name = "k";
+  p.dtype = Dtype{"float32", 4};
+  p.shape = {1024, 1024};
+  p.perm = {1, 0};
+  p.target = Target{Isa::avx512, 512};
+  const Lowered small = run_pipeline(p);  // 4 MiB: output order
+  CHECK_FALSE(small.kernel.tiled);
+  CHECK(small.kernel.tiling == kLineBlockUntiledReason);
+  CHECK(std::find(small.plan.reasons.begin(), small.plan.reasons.end(), kLineBlockUntiledReason) !=
+        small.plan.reasons.end());
+  p.shape = {1500, 1500};  // 8.6 MiB: tiled
+  CHECK(run_pipeline(p).kernel.tiled);
+  p.shape = {1024, 1024};
+  p.target = Target{Isa::avx2, 256};  // half-line registers: tiled from 4 MiB
+  CHECK(run_pipeline(p).kernel.tiled);
+  p.target = Target{Isa::avx512, 256};  // ymm blocks: the same
+  CHECK(run_pipeline(p).kernel.tiled);
+  p.target = Target{Isa::avx512, 512};
+  p.dtype = Dtype{"uint16", 2};  // blocks of 2 KiB
+  p.shape = {2048, 1024};
+  CHECK(run_pipeline(p).kernel.tiled);
+}
+
 TEST_CASE("tiling: random tiled kernels match the reference, whole and in parts", "[tiling][property]") {
   std::mt19937_64 rng(808);
   int tiled = 0, with_regions = 0, untiled_streams = 0;

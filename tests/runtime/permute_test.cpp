@@ -480,6 +480,32 @@ TEST_CASE("permute: describe() names the streaming walk's row limit where it sha
   CHECK_THAT(gentt::plan_permute(d).describe(), !Catch::Contains("at most 16 input rows"));
 }
 
+TEST_CASE("permute: describe() says which walks leave the cache tiles (ir/tiling.h)", "[permute]") {
+  if (!gentt::cpu_supports("avx512")) {
+    WARN("skipped: this CPU has no AVX-512");
+    return;
+  }
+  gentt::PermuteDesc d;
+  d.dtype = "float32";
+  d.perm = {1, 0};
+  d.isa = "avx512";
+  // 4 MiB of float32: whole-line blocks of 1 KiB stay untiled below 8 MiB (output order).
+  d.shape = {1024, 1024};
+  CHECK_THAT(gentt::plan_permute(d).describe(), Catch::Contains("loops: no tiling (a block of whole-line registers"));
+  // 64 MiB: the cached walk is tiled, the streaming one reads in input order (rows of 16 KiB).
+  d.shape = {4096, 4096};
+  std::string text = gentt::plan_permute(d).describe();
+  CHECK_THAT(text, Catch::Contains("loops: tiles of"));
+  CHECK_THAT(text, Catch::Contains("loops in input order, not tiled"));
+  // Input rows of 32 KiB: the streaming walk keeps the tiles.
+  d.shape = {2048, 8192};
+  CHECK_THAT(gentt::plan_permute(d).describe(), Catch::Contains("tiled output-order loops"));
+  // uint16 (blocks of 2 KiB): tiled from 4 MiB.
+  d.dtype = "uint16";
+  d.shape = {2048, 1024};
+  CHECK_THAT(gentt::plan_permute(d).describe(), Catch::Contains("loops: tiles of"));
+}
+
 TEST_CASE("permute: strided views (sub-tensors, negative strides, padded outputs)", "[permute]") {
   std::mt19937_64 rng(99);
   for (int i = 0; i < 200; ++i) {
