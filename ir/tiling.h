@@ -53,7 +53,7 @@ struct TileChoice {
 inline constexpr int64_t kBalancedMinBytes = int64_t{8} << 20;
 
 // Streaming variants (ir/stream.h) of a tiled walk leave the tiles where one block reads at most
-// kStreamTileMaxBlockBytes of input and the untiled streaming walk (ir/loops.h's
+// kSmallBlockBytes of input and the untiled streaming walk (ir/loops.h's
 // streaming_order) reads at most kStreamUntiledMaxRunBytes of each row in its innermost loop:
 // they read in that order instead. Streamed lines need no write locality; a block of 16 float32
 // rows (64 bytes each) or 8 float64 rows leaves the walk few enough rows in flight for the
@@ -65,16 +65,18 @@ inline constexpr int64_t kBalancedMinBytes = int64_t{8} << 20;
 // 4096^2 1.0x); runs of 20-98 KiB (square-ish 2-D transposes) 0.72-1.36x, so those keep the
 // tiles; blocks of 2 KiB and more (1- and 2-byte elements, 32-64 rows) 0.70-0.93x untiled.
 // AVX2 (blocks of 256-1024 bytes): 1.1-2.2x on 9 of the 11 changed kernels of the sets;
-// (355,384,384) and (59,2320,384) float32 axes (0,2,1) ran at 0.58-0.62x. (In 2026-11 on an earlier AVX-512
-// machine, 4096^2 float32 measured 23.6 GB/s tiled and 10.4 in input order.)
-inline constexpr int64_t kStreamTileMaxBlockBytes = 1024;
+// (355,384,384) and (59,2320,384) float32 axes (0,2,1) ran at 0.58-0.62x. (In 2026-11 on an
+// earlier AVX-512 machine, 4096^2 float32 measured 23.6 GB/s tiled and 10.4 in input order.)
+// kSmallBlockBytes: the input bytes of a small block (16 float32 or 8 float64 rows of a line on
+// AVX-512; on AVX2 every element size); the in-cache rule below uses it too.
+inline constexpr int64_t kSmallBlockBytes = 1024;
 inline constexpr int64_t kStreamUntiledMaxRunBytes = int64_t{16} << 10;
 
 // Whether the streaming variant of a tiled walk keeps the tiles: its full block reads
 // `block_in_bytes`, and the untiled streaming walk's innermost loop reads `run_bytes` of each row
 // (its count times its input step).
 inline bool stream_keeps_tiles(int64_t block_in_bytes, int64_t run_bytes) {
-  return block_in_bytes > kStreamTileMaxBlockBytes || run_bytes > kStreamUntiledMaxRunBytes;
+  return block_in_bytes > kSmallBlockBytes || run_bytes > kStreamUntiledMaxRunBytes;
 }
 
 // The bytes of each row that the innermost loop of `loops` (outermost first) reads: its count
@@ -91,7 +93,7 @@ inline constexpr const char* kStreamUntiledReason =
     "need no write locality";
 
 // Cached walks of AVX-512 blocks of whole-line registers (lanes x element = 64 bytes) that read
-// at most kStreamTileMaxBlockBytes are tiled only from this many output bytes (others from
+// at most kSmallBlockBytes are tiled only from this many output bytes (others from
 // kTileMinBytes): below it input and output stay in the last-level cache, where output order
 // (the untiled walk there) ran faster than the tiles. Measured on Zen 4 (generated kernels, one
 // process each, tiles and output order interleaved, x best copy, 3 processes): float32 2-D
@@ -102,9 +104,9 @@ inline constexpr int64_t kLineBlockTileMinBytes = int64_t{8} << 20;
 
 // The smallest output that `tile_loops` tiles for a block that reads `block_in_bytes`:
 // `tile_min`, or at least kLineBlockTileMinBytes where `line_blocks` (an AVX-512 target, the
-// block's registers whole lines) and the block reads at most kStreamTileMaxBlockBytes.
+// block's registers whole lines) and the block reads at most kSmallBlockBytes.
 inline int64_t tile_min_bytes_for(int64_t tile_min, bool line_blocks, int64_t block_in_bytes) {
-  return line_blocks && block_in_bytes <= kStreamTileMaxBlockBytes && tile_min < kLineBlockTileMinBytes
+  return line_blocks && block_in_bytes <= kSmallBlockBytes && tile_min < kLineBlockTileMinBytes
              ? kLineBlockTileMinBytes
              : tile_min;
 }

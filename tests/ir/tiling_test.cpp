@@ -80,9 +80,9 @@ TEST_CASE("tiling: explain and the streaming variant say when the loops are tile
 }
 
 TEST_CASE("tiling: streaming variants whose blocks read at most 1 KiB are not tiled", "[tiling]") {
-  CHECK_FALSE(stream_keeps_tiles(kStreamTileMaxBlockBytes, kStreamUntiledMaxRunBytes));
-  CHECK(stream_keeps_tiles(kStreamTileMaxBlockBytes + 1, kStreamUntiledMaxRunBytes));
-  CHECK(stream_keeps_tiles(kStreamTileMaxBlockBytes, kStreamUntiledMaxRunBytes + 1));
+  CHECK_FALSE(stream_keeps_tiles(kSmallBlockBytes, kStreamUntiledMaxRunBytes));
+  CHECK(stream_keeps_tiles(kSmallBlockBytes + 1, kStreamUntiledMaxRunBytes));
+  CHECK(stream_keeps_tiles(kSmallBlockBytes, kStreamUntiledMaxRunBytes + 1));
   Problem p;
   p.name = "k";
   p.dtype = Dtype{"float32", 4};
@@ -130,8 +130,8 @@ TEST_CASE("tiling: streaming variants whose blocks read at most 1 KiB are not ti
 }
 
 TEST_CASE("tiling: AVX-512 blocks of whole-line registers that read at most 1 KiB are tiled from 8 MiB", "[tiling]") {
-  CHECK(tile_min_bytes_for(kTileMinBytes, true, kStreamTileMaxBlockBytes) == kLineBlockTileMinBytes);
-  CHECK(tile_min_bytes_for(kTileMinBytes, true, kStreamTileMaxBlockBytes + 1) == kTileMinBytes);
+  CHECK(tile_min_bytes_for(kTileMinBytes, true, kSmallBlockBytes) == kLineBlockTileMinBytes);
+  CHECK(tile_min_bytes_for(kTileMinBytes, true, kSmallBlockBytes + 1) == kTileMinBytes);
   CHECK(tile_min_bytes_for(kTileMinBytes, false, 256) == kTileMinBytes);
   CHECK(tile_min_bytes_for(1, false, 256) == 1);
   Problem p;
