@@ -86,6 +86,7 @@ struct Kernel {
   int unroll = 1;                      // iterations of the innermost loop per unrolled program
   std::vector<BlockProgram> unrolled;  // empty when unroll == 1, else one per program
   bool tiled = false;                  // the loops walk cache tiles (ir/tiling.h)
+  bool left_tiles = false;             // a streaming variant not tiled where its cached walk is (stream_keeps_tiles)
   // Where not tiled, the loops' order for the banner: "in output order", "in input order" or
   // "from the block outwards" (LoopOrder, ir/loops.h).
   std::string order = "in output order";

@@ -19,7 +19,7 @@ struct LowerOptions {
   int64_t tile_min_bytes = kTileMinBytes;
   // The target is AVX-512 (ir/tiling.h's tile_min_bytes_for: blocks of whole-line registers that
   // read at most 1 KiB are tiled only from kLineBlockTileMinBytes).
-  bool line_blocks = false;
+  bool avx512_target = false;
   int64_t tile_cache_bytes = kTileCacheBytes;  // a tile's input lines fit this budget
   int64_t balanced_min_bytes = kBalancedMinBytes;  // untiled walks from this size: LoopOrder::balanced
 };

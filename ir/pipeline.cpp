@@ -38,8 +38,8 @@ Lowered run_pipeline(const Problem& given) {
   out.target = problem.target;
   out.plan = make_plan(c, lanes_for(problem.target, problem.dtype.bytes));
   if (!width.reason.empty()) out.plan.reasons.insert(out.plan.reasons.begin(), width.reason);
-  const bool line_blocks = is_avx512_level(problem.target.isa);  // ir/tiling.h's tile_min_bytes_for
-  out.kernel = lower(out.plan, problem.name, LowerOptions{.line_blocks = line_blocks});
+  const bool avx512_target = is_avx512_level(problem.target.isa);  // ir/tiling.h's tile_min_bytes_for
+  out.kernel = lower(out.plan, problem.name, LowerOptions{.avx512_target = avx512_target});
   verify_kernel(out.kernel);
   // Tiling is only considered for large outputs: small kernels' explanations stay as they were.
   if (out.kernel.in_elements * problem.dtype.bytes >= kTileMinBytes) out.plan.reasons.push_back(out.kernel.tiling);
@@ -48,7 +48,7 @@ Lowered run_pipeline(const Problem& given) {
   std::string wide_note;  // the AVX2 streaming variant's block of one more register bit, where it took one
   if (choice.stream) {
     out.stream_kernel =
-        lower(out.plan, problem.name + "_stream", LowerOptions{.streaming = true, .line_blocks = line_blocks});
+        lower(out.plan, problem.name + "_stream", LowerOptions{.streaming = true, .avx512_target = avx512_target});
     verify_kernel(*out.stream_kernel);
     // Half-line vectors (AVX2) stream only where the walk writes every line whole at once. When
     // the plan's blocks store half lines (float32 blocks of 8 x 8), a block with one more
@@ -57,7 +57,8 @@ Lowered run_pipeline(const Problem& given) {
       std::string why = halves_apart(*out.stream_kernel);
       if (!why.empty()) {
         if (const std::optional<Plan> wide = plan_with_whole_lines(out.plan)) {
-          Kernel k = lower(*wide, problem.name + "_stream", LowerOptions{.streaming = true});
+          Kernel k =
+              lower(*wide, problem.name + "_stream", LowerOptions{.streaming = true, .avx512_target = avx512_target});
           verify_kernel(k);
           if (halves_apart(k).empty()) {
             out.stream_kernel = std::move(k);

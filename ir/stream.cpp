@@ -132,7 +132,8 @@ StreamChoice choose_streaming(const Kernel& cached, StoreMode mode, bool target_
   std::string walk = tiles ? "the loops walk the same cache tiles"
                            : "the loops run in input order so reads are sequential (from the block outwards where "
                              "input order walks the output's next axis outermost)";
-  if (!tiles && cached.tiled) walk += fmt::format(", not in the cached walk's tiles ({})", kStreamUntiledReason);
+  if (stream && stream->left_tiles)
+    walk += fmt::format(", not in the cached walk's tiles ({})", kStreamUntiledReason);
   return {true, fmt::format("stores: streaming when `out` is 64-byte aligned ({}): {} bypass the "
                             "cache and {}; otherwise the cached variant",
                             mode == StoreMode::streaming ? "the spec says `stores: streaming`"

@@ -56,19 +56,22 @@ void check_store_mode(const Target& target, StoreMode mode, const std::string& f
 // streaming stores, shared by the rule below and the verifier.
 std::string nests_off_lines(const Kernel& k);
 
+// A block's first halves whose second halves the next block writes: at most this many. Zen 4,
+// AVX2, tiled walks of blocks that store 16 (uint16) and 32 (uint8) first halves streamed at
+// 0.4-0.8 of their cached walk (seed 002's uint16 (4,5,6,7,0,1,2,3), canonically 12288x23040:
+// 0.15 against 0.36 of the best copy); blocks of 4 (float64) streamed at 1.43x of theirs
+// (4952x4528).
+inline constexpr int64_t kMaxOpenHalfLines = 8;
+
 // For vectors of half a line (AVX2): why the streaming walk `nests` (one loop nest per region,
 // outermost loop first) would write the two halves of some line far apart in time, or "" when
 // every line is written whole either by one block (its full-block stores, `full_store_offsets`,
 // come in line pairs) or by two consecutive iterations of each nest's innermost loop (an even
-// count, or at least 8, so that at most one half in 8 is written alone). A streaming
-// store of half a line leaves the CPU's write-combining buffer as a partial write when its other
-// half does not follow at once, and partial writes cost memory a read as well: on Zen 5 such
-// kernels measured 0.5x of their cached variant (355x384x384 float32, axes (0,2,1), input order).
-// A block's first halves whose second halves the next block writes: at most this many. Zen 4,
-// AVX2, tiled walks of blocks that store 16 (uint16) and 32 (uint8) first halves streamed at
-// 0.4-0.8 of their cached walk (uint16 12288x23040 0.15 against 0.36 of the best copy); blocks of
-// 4 (float64) streamed at 1.43x of theirs (4952x4528).
-inline constexpr int64_t kMaxOpenHalfLines = 8;
+// count, or at least 8, so that at most one half in 8 is written alone; and a block leaves at
+// most kMaxOpenHalfLines lines half written). A streaming store of half a line leaves the CPU's
+// write-combining buffer as a partial write when its other half does not follow at once, and
+// partial writes cost memory a read as well: on Zen 5 such kernels measured 0.5x of their
+// cached variant (355x384x384 float32, axes (0,2,1), input order).
 std::string halves_apart(const std::vector<int64_t>& full_store_offsets, int lanes,
                          const std::vector<LoopRegion>& nests);
 std::string halves_apart(const Kernel& streaming);  // the kernel's full-block stores and nests

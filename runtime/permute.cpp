@@ -616,6 +616,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     bool tiled = false;
     LoopOrder order = LoopOrder::input;  // where untiled
     bool read_rows_limited = false;      // the untiled walk's row limit fired (ir/loops.h)
+    bool left_tiles = false;             // the cached walk is tiled, this one not (stream_keeps_tiles)
   };
   auto try_stream = [&](const Plan& p, const engine::BlockTables& t, const TileChoice& cached_tiles) -> StreamTry {
     // Small blocks with short runs stream untiled even where the cached walk is tiled
@@ -625,10 +626,9 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     const LoopOrder untiled_order = streaming_order(p);
     std::optional<engine::BlockTables> untiled = engine::with_loop_order(t, p, untiled_order);
     const TileChoice untiled_walk;
-    const TileChoice& tl =
-        cached_tiles.tiled && !stream_keeps_tiles(block_in, innermost_run_bytes(untiled->loops.loops, elem_bytes))
-            ? untiled_walk
-            : cached_tiles;
+    const bool left_tiles =
+        cached_tiles.tiled && !stream_keeps_tiles(block_in, innermost_run_bytes(untiled->loops.loops, elem_bytes));
+    const TileChoice& tl = left_tiles ? untiled_walk : cached_tiles;
     const LoopOrder order = tl.tiled ? LoopOrder::input : untiled_order;
     std::vector<LoopRegion> nests = tl.regions;
     if (nests.empty()) nests.push_back(LoopRegion{0, 0, tl.tiled ? t.loops.loops : untiled->loops.loops});
@@ -650,12 +650,13 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     engine::PrepareOptions o = cached_options;  // no sink: streaming plans have no transform
     o.stream = true;
     return {prepare(tl.tiled ? t : *untiled, tl, o, is_avx512(isa) ? "avx512" : "avx2"), "", tl.tiled, order,
-            !tl.tiled && untiled->loops.read_rows_limited};
+            !tl.tiled && untiled->loops.read_rows_limited, left_tiles};
   };
   std::string stream_note;  // why there is no streaming plan, or how it differs from the cached one
   bool stream_tiled = false;
   LoopOrder stream_order = LoopOrder::input;
   bool stream_rows_limited = false;
+  bool stream_left_tiles = false;
   if (stream && impl->cached && impl->isa != "scalar") {
     StreamTry s = try_stream(plan, *tables, tiling);
     // Half lines from blocks far apart: a block with one more register bit, the next output bit,
@@ -671,7 +672,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
           s = std::move(w);
           s.why = "; its block has " + std::to_string(1 << wide_tables->reg_bits) +
                   " registers (one more output bit), so that each block stores whole lines; " +
-                  wide_tiling.reason + "; " + s.blocks->describe();
+                  (s.tiled ? wide_tiling.reason + "; " : std::string()) + s.blocks->describe();
         }
       }
     }
@@ -679,6 +680,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     stream_tiled = s.tiled;
     stream_order = s.order;
     stream_rows_limited = s.read_rows_limited;
+    stream_left_tiles = s.left_tiles;
     if (!s.why.empty()) stream_note = impl->stream ? s.why : " (" + s.why + ")";
   }
 
@@ -704,7 +706,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
            : stream_tiled ? "streaming when out is 64-byte aligned (tiled output-order loops)"
                           : std::string("streaming when out is 64-byte aligned (loops ") + order_text(stream_order) +
                                 (stream_rows_limited ? std::string(", ") + kReadRowsLimitText : std::string()) +
-                                (tiling.tiled ? std::string(", not tiled: ") + kStreamUntiledReason : std::string()) +
+                                (stream_left_tiles ? std::string(", not tiled: ") + kStreamUntiledReason
+                                                   : std::string()) +
                                 ")")
        << (impl->stream && vector < kLineBytes ? ", two 32-byte stores per line" + stream_note : "")
        << (impl->stream && !stage_note.empty() ? "; otherwise cached" : "") << stage_note << "\n";

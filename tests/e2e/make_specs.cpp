@@ -3,7 +3,8 @@
 // seed), as ordinary gentt specs so that the real gentt-gen generates them. VECTOR_BITS (sve,
 // sve2) goes into every kernel's spec and name. It also writes OUT_DIR/cases.cpp, the case list
 // of the statically linked checker of cross-compiled kernels (arm_cases.h).
-// Cases 0 and 1 are fixed shapes over 4 MiB, tiled with remainders; AVX2's case 2 prefetches;
+// Cases 0 and 1 are fixed shapes over 4 MiB, tiled with remainders (case 0 not on avx512 and
+// avx512skx: tiles from 8 MiB there, ir/tiling.h); AVX2's case 2 prefetches;
 // at 2048 bits (SVE), case 2 is a byte plan that once stopped GCC 12.
 // --random-only leaves those out (scripts/soak: many small batches, every case random).
 // For avx512, avx512skx and avx2 the last quarter of the cases ask for `"stores": "streaming"` and are

@@ -296,8 +296,8 @@ TEST_CASE("permute: tail blocks as the full block's shuffles with their own mask
 TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]") {
   std::mt19937_64 rng(3);
   const std::vector<Case> cases = {
-      {{4096, 2050}, {1, 0}, 4},          // 32 MiB: tiles with remainders, streaming stores when out is aligned
-      {{1024, 1100}, {1, 0}, 4},          // 4.3 MiB: tiles with remainders
+      {{4096, 2050}, {1, 0}, 4},          // 32 MiB: tiles with remainders; AVX-512 streams untiled
+      {{1024, 1100}, {1, 0}, 4},          // 4.3 MiB: tiles with remainders (AVX2; AVX-512 from 8 MiB: untiled)
       {{64, 64, 300}, {2, 1, 0}, 4},      // rows not on lines: cached variant
       {{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, {19, 3, 5, 0, 1, 2, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}, 4},
       {{300, 200, 30}, {2, 0, 1}, 2},
@@ -359,8 +359,17 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
   // AVX2's streaming variant (two 32-byte streaming stores per line), tiled and in input order,
   // out on a line and off it (check_contiguous), where the CPU has AVX2.
   if (!gentt::cpu_supports("avx2")) return;
+  // float64 rows of 16640 bytes (more than 16 KiB): the streaming walk keeps the tiles (with
+  // remainders), its 4x4 blocks leaving 4 lines half written for the next one.
+  {
+    const Case tiled{{2048, 2080}, {1, 0}, 8};
+    const std::string text = plan_text(tiled, "avx2");
+    INFO(text);
+    CHECK(text.find("tiled output-order loops") != std::string::npos);
+    for (int threads : {1, 2}) check_contiguous(tiled, "avx2", threads, rng);
+  }
   const std::vector<Case> avx2_cases = {
-      {{4096, 2050}, {1, 0}, 4},                               // tiles with remainders
+      {{4096, 2050}, {1, 0}, 4},                               // tiled cached walk; streams untiled (wide block)
       {{16, 64, 64, 64}, {3, 0, 2, 1}, 8},                     // 32 MiB, untiled: input order
       {{355, 384, 64}, {0, 2, 1}, 4},  // float32 8 x 8 blocks store half lines: a 16-register streaming block
       {{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, {22, 3, 5, 0, 1, 2, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21}, 4},
