@@ -211,29 +211,24 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
     if (op.kind == OpKind::load) block_in += op.count * c.elem_bytes;
   const int64_t out_bytes = kernel.in_elements * c.elem_bytes;
   // AVX-512 blocks of whole-line registers that read at most 1 KiB: tiles from 8 MiB only.
-  const int64_t tile_min =
-      options.tile_min_bytes > 0
-          ? tile_min_bytes_for(options.tile_min_bytes,
-                               options.avx512_target && kernel.lanes * c.elem_bytes == kLineBytes, block_in)
-          : 0;
-  // A streaming variant leaves the tiles that the cached walk would take (stream_keeps_tiles).
-  bool stream_leaves_tiles = false;
-  if (options.streaming && tile_min > 0) {
-    BlockLoops cached_walk = walk;
-    stream_leaves_tiles =
-        tile_loops(cached_walk, out_bytes, tile_min, block_in, options.tile_cache_bytes).tiled &&
-        !stream_keeps_tiles(block_in,
-                            innermost_run_bytes(make_block_loops(plan, streaming_order(plan)).loops, c.elem_bytes));
+  BlockLoops tiled_walk = walk;
+  TileChoice tiling = tile_block_loops(tiled_walk, out_bytes,
+                                       options.tile_min_bytes > 0 ? options.tile_min_bytes : INT64_MAX,
+                                       options.avx512_target && kernel.lanes * c.elem_bytes == kLineBytes, block_in,
+                                       options.tile_cache_bytes);
+  // A streaming variant leaves the tiles that the cached walk takes (stream_keeps_tiles).
+  kernel.left_tiles =
+      options.streaming && tiling.tiled &&
+      !stream_keeps_tiles(block_in,
+                          innermost_run_bytes(make_block_loops(plan, streaming_order(plan)).loops, c.elem_bytes));
+  if (kernel.left_tiles) {
+    tiling = TileChoice{};
+    tiling.reason = std::string("loops: no tiling (streaming variant: ") + kStreamUntiledReason + ")";
+  } else {
+    walk = std::move(tiled_walk);
   }
-  const TileChoice tiling = tile_loops(walk, out_bytes, tile_min > 0 && !stream_leaves_tiles ? tile_min : INT64_MAX,
-                                       block_in, options.tile_cache_bytes);
   kernel.tiled = tiling.tiled;
   kernel.tiling = tiling.reason;
-  kernel.left_tiles = stream_leaves_tiles;
-  if (stream_leaves_tiles)
-    kernel.tiling = std::string("loops: no tiling (streaming variant: ") + kStreamUntiledReason + ")";
-  else if (tile_min > 0 && out_bytes >= options.tile_min_bytes && out_bytes < tile_min)
-    kernel.tiling = kLineBlockUntiledReason;
   if (tiling.regions.size() > 1) kernel.regions = tiling.regions;
   // Untiled walks: the streaming variant's own order (streaming_order); the cached walk of an
   // output past the last-level cache from the block outwards; otherwise output order.

@@ -110,4 +110,12 @@ TileChoice tile_loops(BlockLoops& walk, int64_t out_bytes, int64_t min_bytes, in
   return choice;
 }
 
+TileChoice tile_block_loops(BlockLoops& loops, int64_t out_bytes, int64_t min_bytes, bool line_blocks,
+                            int64_t block_in_bytes, int64_t cache_bytes) {
+  const int64_t min = tile_min_bytes_for(min_bytes, line_blocks, block_in_bytes);
+  TileChoice choice = tile_loops(loops, out_bytes, min, block_in_bytes, cache_bytes);
+  if (out_bytes >= min_bytes && out_bytes < min) choice.reason = kLineBlockUntiledReason;
+  return choice;
+}
+
 }  // namespace gentt

@@ -117,6 +117,12 @@ inline constexpr const char* kLineBlockUntiledReason =
     "loops: no tiling (a block of whole-line registers reads at most 1 KiB, and the output, under 8 MiB, stays in "
     "the last-level cache: output order measured faster there)";
 
+// tile_loops from tile_min_bytes_for(min_bytes, line_blocks, block_in_bytes) on; where that
+// minimum (not min_bytes) left the output untiled, the reason is kLineBlockUntiledReason. The
+// generated kernels (lower) and the run-time engine both tile through it.
+TileChoice tile_block_loops(BlockLoops& loops, int64_t out_bytes, int64_t min_bytes, bool line_blocks,
+                            int64_t block_in_bytes, int64_t cache_bytes);
+
 // Appended to a TileChoice's reason where the caller walked its loops in LoopOrder::balanced.
 inline constexpr const char* kBalancedReason =
     "; loops ordered from the block outwards, each continuing the shorter of the input's and the "

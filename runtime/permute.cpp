@@ -534,15 +534,16 @@ PermutePlan plan_permute(const PermuteDesc& d) {
 
   // Cache tiling of the two loops that read and write in order (ir/tiling.h), for outputs
   // far larger than the caches; tiles that do not divide the loops leave remainder regions.
-  auto tile = [&](engine::BlockTables& t) {
+  // The input bytes of one full block of `t` (ir/tiling.h's rules).
+  auto block_in_bytes = [&](const engine::BlockTables& t) {
     std::int64_t block_in = 0;
     for (int c : t.programs.front().load_count) block_in += c * elem_bytes;
+    return block_in;
+  };
+  auto tile = [&](engine::BlockTables& t) {
     // AVX-512 blocks of whole-line registers that read at most 1 KiB: tiles from 8 MiB only.
-    const bool line_blocks = is_avx512(isa) && plan.lanes * elem_bytes == kLineBytes;
-    const std::int64_t tile_min = tile_min_bytes_for(kTileMinBytes, line_blocks, block_in);
-    TileChoice tc = tile_loops(t.loops, out_total, tile_min, block_in, kTileCacheBytes);
-    if (out_total >= kTileMinBytes && out_total < tile_min) tc.reason = kLineBlockUntiledReason;
-    return tc;
+    return tile_block_loops(t.loops, out_total, kTileMinBytes, is_avx512(isa) && plan.lanes * elem_bytes == kLineBytes,
+                            block_in_bytes(t), kTileCacheBytes);
   };
   TileChoice tiling;
   if (simd) tiling = tile(*tables);
@@ -621,13 +622,12 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   auto try_stream = [&](const Plan& p, const engine::BlockTables& t, const TileChoice& cached_tiles) -> StreamTry {
     // Small blocks with short runs stream untiled even where the cached walk is tiled
     // (ir/tiling.h's stream_keeps_tiles), as the generated kernels' streaming variants do.
-    std::int64_t block_in = 0;
-    for (int c : t.programs.front().load_count) block_in += c * elem_bytes;
     const LoopOrder untiled_order = streaming_order(p);
     std::optional<engine::BlockTables> untiled = engine::with_loop_order(t, p, untiled_order);
     const TileChoice untiled_walk;
     const bool left_tiles =
-        cached_tiles.tiled && !stream_keeps_tiles(block_in, innermost_run_bytes(untiled->loops.loops, elem_bytes));
+        cached_tiles.tiled &&
+        !stream_keeps_tiles(block_in_bytes(t), innermost_run_bytes(untiled->loops.loops, elem_bytes));
     const TileChoice& tl = left_tiles ? untiled_walk : cached_tiles;
     const LoopOrder order = tl.tiled ? LoopOrder::input : untiled_order;
     std::vector<LoopRegion> nests = tl.regions;
