@@ -18,6 +18,8 @@ struct Avx512 {
   // is one vpermt2b either way. Without VBMI (permute_bytes) such a pass could skip the word
   // permutes; not tried, since no CPU without VBMI was at hand to measure it.
   static constexpr bool kLaneLocal = false;
+  // Masked loads and stores of any byte mask (simd_body.h: LeanBody::uniform_run).
+  static constexpr bool kMaskedAccess = true;
   GENTT_SIMD_TARGET static V load(const char* p) { return _mm512_loadu_si512(p); }
   GENTT_SIMD_TARGET static V load_part(const char* p, int, unsigned long long mask) {
     return _mm512_maskz_loadu_epi8(mask, p);

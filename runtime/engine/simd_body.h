@@ -21,6 +21,9 @@
 //   a fixed form for, and template <int L> static void butterfly(V a, V b, V& lo, V& hi): the
 //   plain exchange of byte-lane bit L (simd_tables.h, kButterflyLane);
 //   optionally static constexpr bool kPrefetchAhead: the lean body prefetches (lean_ahead);
+//   optionally static constexpr bool kMaskedAccess: load_part and store_part take any byte mask
+//   at any address whose masked-off bytes need not exist (AVX-512), and runs of uniform programs
+//   take LeanBody::uniform_run;
 //   optionally static constexpr std::int64_t kShortTailRun: SimdBlocks' threshold (kShortTailRun).
 // Then `prepare_simd<Traits, MaxRegBits>(...)` prepares a plan for the engine (its run function
 // from `pick_run<Traits>(reg_bits, passes, butterfly)`).
@@ -354,7 +357,7 @@ struct LeanBody {
     requires Fixed
   {
     const Program& p = programs[program];
-    if (p.uniform && !stream) return uniform_block(p, in, out);
+    if (p.uniform && !stream) return uniform_block(uniform_of(p), in, out);
     block(program, in, out);
   }
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline void operator()(int program, const char* in,
@@ -362,22 +365,33 @@ struct LeanBody {
     requires(!Fixed)
   {
     const Program& p = programs[program];
-    if (p.uniform && !stream) return uniform_block(p, in, out);
+    if (p.uniform && !stream) return uniform_block(uniform_of(p), in, out);
     block_of(p, in, out);
   }
 
-  // One block of a uniform program p (Program::uniform): program 0's addresses and shuffles, the
+  // A uniform program's lanes (Program::uniform_*), copied out of the tables.
+  struct Uniform {
+    unsigned loads, stores;
+    int load_bytes, store_bytes;
+    unsigned long long load_mask, store_mask;
+  };
+  static Uniform uniform_of(const Program& p) {
+    return {p.uniform_loads, p.uniform_stores, p.uniform_load_bytes, p.uniform_store_bytes, p.uniform_load_mask,
+            p.uniform_store_mask};
+  }
+
+  // One block of a uniform program u (Program::uniform): program 0's addresses and shuffles, the
   // registers p loads read with its one mask (whole vectors where they lie inside the input
   // window), the others zero, the registers it stores written with its other mask. Through
   // block_of's per-register table reads (reloaded after every store, which may alias them) HWC
   // uint8 (224,224,3) (2,0,1), whose every block loads 48 of 64 bytes per register, ran at 0.42
   // of the generated kernel; with this 1.3-1.7x faster (HWC <-> CHW uint8 and float32), odd
   // extents (6,10,12,14,9) float32 1.5x (Zen 4, in cache, same process, both call orders).
-  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void uniform_block(const Program& p, const char* in,
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void uniform_block(const Uniform& u, const char* in,
                                                                            char* out) const {
-    const unsigned loads = p.uniform_loads, stores = p.uniform_stores;
-    const int load_bytes = p.uniform_load_bytes, store_bytes = p.uniform_store_bytes;
-    const unsigned long long load_mask = p.uniform_load_mask, store_mask = p.uniform_store_mask;
+    const unsigned loads = u.loads, stores = u.stores;
+    const int load_bytes = u.load_bytes, store_bytes = u.store_bytes;
+    const unsigned long long load_mask = u.load_mask, store_mask = u.store_mask;
     const std::int64_t ls = this->ls, ls2 = this->ls2, ss = this->ss, ss2 = this->ss2;
     const char* from = in + load0;
     char* to = out + store0;
@@ -405,6 +419,71 @@ struct LeanBody {
     block_of(programs[program], in, out);
   }
 
+  // na runs (a_in, a_out apart) of n blocks (in_step, out_step apart) of a uniform program u,
+  // straight-line (engines with T::kMaskedAccess): the registers u does not load read the first
+  // one it loads (their lanes are padding, never stored), those it does not store write a scratch
+  // vector, so that no register takes a branch of its own; WholeLoads / WholeStores: u's loaded /
+  // stored registers move whole vectors, else every one moves under u's one mask (as the
+  // generated kernels' tail blocks do). uniform_block's per-register branches on the lane bits,
+  // which GCC kept on the stack, cost more than the blocks on 15^4 float64 (3,1,2,0) (0.66 ->
+  // 0.75 of the generated kernel with this) and float32 (33,65,17,9) (3,1,0,2), padded 9 to 16
+  // (0.41 -> 0.52; Zen 4, in cache).
+  template <bool WholeLoads, bool WholeStores>
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void uniform_run(const Uniform& u, const char* in, char* out,
+                                                                         std::int64_t na, std::int64_t a_in,
+                                                                         std::int64_t a_out, std::int64_t n,
+                                                                         std::int64_t in_step,
+                                                                         std::int64_t out_step) const {
+    const unsigned long long load_mask = u.load_mask, store_mask = u.store_mask;
+    const unsigned stores = u.stores;
+    int first = 0;  // the first register u loads (no std::countr_zero: tzcnt is outside the target)
+    while (first < R - 1 && !((u.loads >> first) & 1)) ++first;
+    const std::int64_t spare = affine_at<R>(first, ls, ls2);
+    alignas(64) char scratch[B];
+    std::int64_t load_at[R], store_at[R];
+    for (int r = 0; r < R; ++r) {
+      load_at[r] = (u.loads >> r) & 1 ? affine_at<R>(r, ls, ls2) : spare;
+      store_at[r] = affine_at<R>(r, ss, ss2);
+    }
+    // The offsets are read from memory in the blocks (one load each): kept in vector registers,
+    // GCC 12 took them out with vextracti64x2, an AVX512DQ instruction outside this target.
+    asm volatile("" : : "r"(load_at), "r"(store_at) : "memory");
+    for (; na > 0; --na, in += a_in, out += a_out) {
+      const char* from = in + load0;
+      char* to = out + store0;
+      for (std::int64_t k = n; k > 0; --k, from += in_step, to += out_step) {
+        V v[R];
+#pragma GCC unroll 64
+        for (int r = 0; r < R; ++r) {
+          const char* at = from + load_at[r];
+          v[r] = WholeLoads ? T::load(at) : T::load_part(at, 0, load_mask);
+        }
+        shuffles(v);
+#pragma GCC unroll 64
+        for (int r = 0; r < R; ++r) {
+          char* at = (stores >> r) & 1 ? to + store_at[r] : scratch;
+          if constexpr (WholeStores)
+            T::store(at, v[r]);
+          else
+            T::store_part(at, v[r], 0, store_mask);
+        }
+      }
+    }
+  }
+
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void uniform_runs(const Uniform& u, const char* in, char* out,
+                                                                          std::int64_t na, std::int64_t a_in,
+                                                                          std::int64_t a_out, std::int64_t n,
+                                                                          std::int64_t in_step,
+                                                                          std::int64_t out_step) const {
+    if (u.load_bytes == B) {
+      if (u.store_bytes == B) return uniform_run<true, true>(u, in, out, na, a_in, a_out, n, in_step, out_step);
+      return uniform_run<true, false>(u, in, out, na, a_in, a_out, n, in_step, out_step);
+    }
+    if (u.store_bytes == B) return uniform_run<false, true>(u, in, out, na, a_in, a_out, n, in_step, out_step);
+    uniform_run<false, false>(u, in, out, na, a_in, a_out, n, in_step, out_step);
+  }
+
   // A program's per-register loads and stores, copied out of the tables (run_program).
   struct LocalProgram {
     std::int32_t load_bytes[R], store_bytes[R];
@@ -413,19 +492,44 @@ struct LeanBody {
     const ElementMoves* moves;
   };
 
-  // n consecutive blocks of one program (a tail program's run, or program 0's where it is not
-  // full0), in_step and out_step bytes apart. Fixed only: out of line like operator(), with the
-  // body and the program copied into locals, which the stores through char* cannot alias (read
-  // from the tables, they were reloaded after every store).
-  GENTT_SIMD_TARGET __attribute__((noinline)) void run_program(int program, const char* in, char* out, std::int64_t n,
-                                                               std::int64_t in_step, std::int64_t out_step) const
-    requires Fixed
-  {
+  // na runs (a_in, a_out bytes apart) of n consecutive blocks of one program (a tail program's
+  // blocks, or program 0's where it is not full0 or the body has no run_full), in_step and
+  // out_step bytes apart. Out of line like operator(), with the body and the program copied into
+  // locals, which the stores through char* cannot alias (read from the tables, they were
+  // reloaded after every store). Non-Fixed bodies run their padded and tail programs here too
+  // (before, one inlined uniform_block per block): float32 (224,224,3) (2,0,1) 0.69 -> 0.83 of
+  // the generated kernel, uint8 0.59 -> 0.69, float64 (13,11,9,7,5) reversed 0.22 -> 0.51 (Zen 4).
+  GENTT_SIMD_TARGET __attribute__((noinline)) void run_program(int program, const char* in, char* out, std::int64_t na,
+                                                               std::int64_t a_in, std::int64_t a_out, std::int64_t n,
+                                                               std::int64_t in_step, std::int64_t out_step) const {
     const Program& p = programs[program];
     // Uniform programs (most tail programs) without the copy below: 15^4 float64 (3,1,2,0),
     // chunks of 8 and 7 in both rows, went 1.37x faster, TTLG's 15^6 (4,2,3,5,1,0) 1.12x.
     if (p.uniform && !stream) {
-      for (; n > 0; --n, in += in_step, out += out_step) uniform_block(p, in, out);
+      if constexpr (requires { T::kMaskedAccess; }) {
+        if constexpr (Fixed) {
+          uniform_runs(uniform_of(p), in, out, na, a_in, a_out, n, in_step, out_step);
+        } else {
+          const LeanBody self = *this;  // the index vectors in locals (stores cannot alias them)
+          self.uniform_runs(uniform_of(p), in, out, na, a_in, a_out, n, in_step, out_step);
+        }
+      } else {
+        const LeanBody self = *this;
+        const Uniform u = uniform_of(p);
+        for (; na > 0; --na, in += a_in, out += a_out) {
+          const char* from = in;
+          char* to = out;
+          for (std::int64_t k = n; k > 0; --k, from += in_step, to += out_step) self.uniform_block(u, from, to);
+        }
+      }
+      return;
+    }
+    if (p.moves) {  // element moves (block_of), without the copy below
+      for (; na > 0; --na, in += a_in, out += a_out) {
+        const char* from = in;
+        char* to = out;
+        for (std::int64_t k = n; k > 0; --k, from += in_step, to += out_step) run_moves(*p.moves, in_elem_bytes, from, to);
+      }
       return;
     }
     LocalProgram q;
@@ -439,27 +543,38 @@ struct LeanBody {
     q.full_stores = p.full_stores;
     q.moves = p.moves;
     const LeanBody self = *this;
-    if (self.whole_vectors(q, in, n, in_step)) return self.run_whole(q, in, out, n, in_step, out_step);
-    for (; n > 0; --n, in += in_step, out += out_step) self.block_of(q, in, out);
+    const bool whole = self.whole_vectors(q, in, na, a_in, n, in_step);
+    for (; na > 0; --na, in += a_in, out += a_out) {
+      if (whole) {
+        self.run_whole(q, in, out, n, in_step, out_step);
+        continue;
+      }
+      const char* from = in;
+      char* to = out;
+      for (std::int64_t k = n; k > 0; --k, from += in_step, to += out_step) self.block_of(q, from, to);
+    }
   }
 
-  // Whether every block of a run of program q (n blocks from in, in_step apart), whose loads are
-  // not all whole (block_of loads those without checks), can load and store whole vectors: each
-  // register stores all of its bytes or none, and each loaded register lies inside the input
-  // window (load_in_window) in the run's first and last blocks, and so in every block between
-  // (the addresses are affine in the block). Not where q's full stores would stream: block_of
+  // Whether every block of program q's na runs of n blocks from in (a_in and in_step apart), whose
+  // loads are not all whole (block_of loads those without checks), can load and store whole
+  // vectors: each register stores all of its bytes or none, and each loaded register lies inside
+  // the input window (load_in_window) in the four corner blocks, and so in every block between
+  // (the addresses are affine in both counters). Not where q's full stores would stream: block_of
   // decides that per block.
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline bool whole_vectors(const LocalProgram& q, const char* in,
+                                                                           std::int64_t na, std::int64_t a_in,
                                                                            std::int64_t n,
                                                                            std::int64_t in_step) const {
     if (q.moves || q.full_loads || (stream && q.full_stores) || in_window == 0) return false;
     const char* first = in + load0;
-    const char* last = first + (n - 1) * in_step;
+    const std::int64_t along = (n - 1) * in_step, across = (na - 1) * a_in;
     for (int r = 0; r < R; ++r) {
       if (q.store_bytes[r] != 0 && q.store_bytes[r] != B) return false;
       if (q.load_bytes[r] == 0) continue;
-      const std::int64_t at = affine_at<R>(r, ls, ls2);
-      if (!inside_window(first + at, in_lo, in_window) || !inside_window(last + at, in_lo, in_window)) return false;
+      const char* at = first + affine_at<R>(r, ls, ls2);
+      if (!inside_window(at, in_lo, in_window) || !inside_window(at + along, in_lo, in_window) ||
+          !inside_window(at + across, in_lo, in_window) || !inside_window(at + across + along, in_lo, in_window))
+        return false;
     }
     return true;
   }

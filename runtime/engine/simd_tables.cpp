@@ -81,6 +81,24 @@ void expand(const LaneIndex* index, int lanes, std::int64_t elem_bytes, int unit
     }
 }
 
+// The element-lane bit j where lists lo and hi (of registers r0 and r1 = r0 | 1 << pass) are the
+// plain exchange of units of 2^j elements: r0 keeps its lanes with bit j clear and takes r1's
+// below them, r1 gets the rest. Don't-care lanes (-1) match anything, as the generated kernels'
+// plain_exchange (backends/avx512.cpp) takes them. -1 when no bit fits.
+int plain_exchange_bit(const LaneIndex* lo, const LaneIndex* hi, int lanes) {
+  for (int j = 0; (1 << j) < lanes; ++j) {
+    const int m = 1 << j;
+    bool match = true;
+    for (int l = 0; l < lanes && match; ++l) {
+      const bool set = (l & m) != 0;
+      const int want_lo = set ? lanes + l - m : l, want_hi = set ? lanes + l : l + m;
+      match = (lo[l] < 0 || lo[l] == want_lo) && (hi[l] < 0 || hi[l] == want_hi);
+    }
+    if (match) return j;
+  }
+  return -1;
+}
+
 // Whether every byte of an element-level list comes from the same 16-byte lane of its source
 // register as it goes to (SimdProgram::lane_local_passes); don't-cares go anywhere.
 bool bytes_stay_in_lanes(const LaneIndex* index, int lanes, std::int64_t elem_bytes) {
@@ -173,6 +191,7 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
       sp.uniform_passes = z.uniform_passes;
       sp.lane_local_passes = z.lane_local_passes;
       std::memcpy(sp.pass_unit, z.pass_unit, sizeof sp.pass_unit);
+      std::memcpy(sp.plain_lane_bit, z.plain_lane_bit, sizeof sp.plain_lane_bit);
       // sp.index stays empty: the engines read program 0's (SimdProgram::index).
     }
     for (int s = 0; s < out.passes && !reuse; ++s) {
@@ -205,6 +224,10 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
       sp.index.resize(at + regs * static_cast<std::size_t>(vector_bytes));
       auto slot = [&](std::size_t r) { return sp.index.data() + at + r * static_cast<std::size_t>(vector_bytes); };
       if (merged) {  // a uniform pass reads the vectors of register 0 and of register 1 << s only
+        if (bit >= 0 && std::has_single_bit(static_cast<std::uint64_t>(elem_bytes)) &&
+            lanes * elem_bytes == vector_bytes)
+          if (const int j = plain_exchange_bit(lists[0], lists[1], lanes); j >= 0)
+            sp.plain_lane_bit[s] = static_cast<signed char>(j + std::countr_zero(static_cast<std::uint64_t>(elem_bytes)));
         expand(lists[0], lanes, elem_bytes, unit, vector_bytes, slot(0));
         if (bit >= 0) expand(lists[1], lanes, elem_bytes, unit, vector_bytes, slot(std::size_t{1} << bit));
       } else {
@@ -224,6 +247,7 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
 
 int butterfly_lane_bit(const SimdTables& tables, const SimdProgram& p, int pass) {
   if (!tables.butterfly || pass >= tables.passes || !((p.uniform_passes >> pass) & 1) || p.index.empty()) return -1;
+  if (p.plain_lane_bit[pass] >= 0) return p.plain_lane_bit[pass];
   const int unit = p.pass_unit[pass] == kLaneLocalBytes ? 1 : p.pass_unit[pass];
   if (unit != 1 && unit != 2 && unit != 4 && unit != 8) return -1;
   const int bytes = tables.vector_bytes, lanes = bytes / unit;

@@ -39,6 +39,10 @@ struct SimdProgram {
   unsigned uniform_passes = 0;       // bit s: pass s uses the index vectors of registers 0 and 1 << s
   unsigned char pass_unit[kMaxPasses] = {};  // unit bytes of each pass (or kLaneLocalBytes)
   unsigned lane_local_passes = 0;  // bit s: pass s moves 1-byte units, each within its 16-byte lane
+  // Pass s's byte-lane bit L where its element lists are the plain exchange of L with don't-care
+  // lanes matching anything (the index vectors hold 0 there, which butterfly_lane_bit's byte
+  // comparison does not take as an exchange), else -1.
+  signed char plain_lane_bit[kMaxPasses] = {-1, -1, -1, -1, -1, -1, -1, -1};
   bool full_loads = false, full_stores = false;
   // A tail program whose stored lanes come from the same block lanes as under program 0's
   // shuffles, with the same offsets for the registers it loads and stores: the engine runs it

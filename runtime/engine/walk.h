@@ -24,14 +24,20 @@ struct WalkLoop {
 
 // Runs of b at most this long that end in a tail block are batched (walk, run_full).
 inline constexpr std::int64_t kShortTailRunBlocks = 4;
+// Where a ends in a tail chunk, the iterations of the loop c above it are taken in one call only
+// where c steps at most kTailBatchStepBytes in the input and in the output, and at most as many
+// as span kTailBatchSpanBytes (walk).
+inline constexpr std::int64_t kTailBatchStepBytes = 1024;
+inline constexpr std::int64_t kTailBatchSpanBytes = std::int64_t{64} << 10;
 
 // Calls block(program, in_base, out_base) for every flat iteration in [begin, end), where
 // 0 <= begin and end <= the product of the counts (depth <= 64). A block type may also take
-// several iterations in one call (LeanBody with Fixed): run_full(in, out, nc, c_in, c_out, na,
-// a_in, a_out, n, b_in, b_out) for nc runs of na runs of n full blocks (program 0) when its
-// member full0 is set, and run_program(program, in, out, n, b_in, b_out) for a run of one
-// program; runs of b of at most kShortTailRunBlocks that end in a tail block give run_full their
-// full blocks, and their tail blocks follow (block per block, out of loop order). The two
+// several iterations in one call (LeanBody): run_program(program, in, out, na, a_in, a_out, n,
+// b_in, b_out) for na runs of n blocks of one program, and (Fixed only) run_full(in, out, nc,
+// c_in, c_out, na, a_in, a_out, n, b_in, b_out) for nc runs of na runs of n full blocks (program
+// 0) when its member full0 is set; runs of b of at most kShortTailRunBlocks that end in a tail
+// block give those their full blocks, and their tail blocks follow (one run_program call, out of
+// loop order). The two
 // innermost loops run as plain nested loops (most nests have short inner
 // loops: a row's chunks, 2-3 iterations); the odometer carries only above them. This halved
 // the walk's cost per block (2.3 to 1.3 ns) against one odometer over every loop.
@@ -75,48 +81,74 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
     if (outer_tails)
       for (int d = 0; d < outer; ++d)
         if (loops[d].tail_bit >= 0 && idx[d] == loops[d].count - 1) outer_program |= 1 << loops[d].tail_bit;
-    // A block type with run_full (LeanBody, Fixed) takes whole runs of b, a's iterations
-    // included, in one call: the full blocks of each run (program 0), and where b ends in a tail
-    // block, those tail blocks after them (each a few blocks later than in the loop order: its
-    // output lines are still in L1). On short runs the walk's cost per run was as large as the
-    // blocks' (16^6 float64 (4,1,2,5,3,0), runs of 4 blocks: 0.55 -> 0.60 of the generated kernel
-    // with a's runs in one call); with a call per run of 2 full blocks and a tail, the walk's
-    // pointers and the body's geometry went through the stack between the blocks, whose stores
-    // delay the blocks' own (17^6 float64 (2,5,1,0,4,3) and (3,5,2,0,1,4): 1.05-1.15x with the
-    // runs of a together).
-    if constexpr (requires {
-                    block.run_full(in, out, i, 0, 0, i, a.in_step, a.out_step, j, b.in_step, b.out_step);
-                  }) {
-      // The tail blocks of nc x na runs (from the runs' bases, as run_full's geometry), block by
-      // block: run_program copies the program's tables into locals per call, which cost more than
-      // batching saved on 17^6 float64 (2,5,1,0,4,3) (0.58 -> 0.54 of the generated kernel).
-      auto tails = [&](const char* from, char* to, std::int64_t nc, std::int64_t c_in, std::int64_t c_out,
-                       std::int64_t na) {
+    // A block type with run_program (LeanBody) takes whole runs of b, a's iterations included,
+    // in one call per program: the full blocks of each run (run_full for program 0 where the
+    // type has it and full0 is set, else run_program), and where b ends in a tail block, those
+    // tail blocks after them (each a few blocks later than in the loop order: its output lines
+    // are still in L1). On short runs the walk's cost per run was as large as the blocks' (16^6
+    // float64 (4,1,2,5,3,0), runs of 4 blocks: 0.55 -> 0.60 of the generated kernel with a's runs
+    // in one call); with a call per run of 2 full blocks and a tail, the walk's pointers and the
+    // body's geometry went through the stack between the blocks, whose stores delay the blocks'
+    // own (17^6 float64 (2,5,1,0,4,3) and (3,5,2,0,1,4): 1.05-1.15x with the runs of a
+    // together). The tail blocks and the runs of other programs (loops above on their tail chunk)
+    // went from a call per block or per run to one call: 15^5 float64 (4,1,3,2,0) 0.62 -> 0.74
+    // of the generated kernel, 15^4 (3,1,2,0) 0.62 -> 0.66 (Zen 4, in cache).
+    if constexpr (requires { block.run_program(0, in, out, i, 0, 0, j, b.in_step, b.out_step); }) {
+      auto tails = [&](int program, const char* from, char* to, std::int64_t nc, std::int64_t c_in,
+                       std::int64_t c_out, std::int64_t na) {
         if (!b_tail) return;
-        from += b_full * b.in_step;
-        to += b_full * b.out_step;
-        for (; nc > 0; --nc, from += c_in, to += c_out)
-          for (std::int64_t k = 0; k < na; ++k) block(b_tail, from + k * a.in_step, to + k * a.out_step);
+        block.run_program(program | b_tail, from + b_full * b.in_step, to + b_full * b.out_step, nc, c_in, c_out, na,
+                          a.in_step, a.out_step);
       };
+      bool full0 = false;
+      if constexpr (requires { block.run_full(in, out, i, 0, 0, i, 0, 0, j, 0, 0); }) full0 = block.full0;
       // Long runs that end in a tail keep a call per run: it costs little against their blocks,
       // and batched, each tail block would wait for the runs after it (17^6 float64 (4,3,2,5,0,1),
       // runs of 36 blocks and a tail: 0.95x batched).
-      if (j == 0 && b_full > 0 && (b_tail == 0 || b.count <= kShortTailRunBlocks) && outer_program == 0 &&
-          block.full0) {
+      if (j == 0 && b_full > 0 && (b_tail == 0 || b.count <= kShortTailRunBlocks)) {
         // Whole iterations of the loop c above a (neither with a tail) in one call as well: with
         // the carry every a.count * b.count blocks, 16^6 float64 (4,1,2,5,3,0) (2 runs of 4
         // blocks) ran at 0.62 of the generated kernel, 0.71 with c's iterations in one call.
         // The last iteration is left as done with a (i = a.count), so that the carry below
         // steps c.
-        if (outer > 0 && i == 0 && a_tail == 0 && loops[outer - 1].tail_bit < 0) {
+        // Where a ends in a tail chunk too (a short loop), its tail runs follow the same way
+        // (17^6 float64, loops of 3 and 3 chunks with 1-element tails on both rows, took six
+        // calls per 9 blocks before).
+        if (outer_program == 0 && full0 && outer > 0 && i == 0 && (a_tail == 0 || a.count <= kShortTailRunBlocks) &&
+            loops[outer - 1].tail_bit < 0) {
           const WalkLoop& c = loops[outer - 1];
           const std::int64_t per = a.count * b.count;
           std::int64_t nc = c.count - idx[outer - 1];
           if (end - it < nc * per) nc = (end - it) / per;
+          // With a's tail runs after its full ones, the passes over c (one per program) each
+          // read lines the one before read and write the other parts of its output lines: only
+          // where c steps at most kTailBatchStepBytes on both sides (it continues the block's
+          // rows, so the passes stay on a few nearby lines), and its iterations in one call span
+          // at most kTailBatchSpanBytes. 17^6 float64 (2,5,1,0,4,3) and (5,2,1,3,4,0), c stepping
+          // 136 bytes on both sides: 0.60 -> 0.81 of the generated kernel. 15^6 float64
+          // (0,3,1,2,5,4), c stepping 27000 input bytes: 0.70 -> 0.51 over all 225 iterations of
+          // c at once, 0.52 two at a time, so it keeps a call per run.
+          if (a_tail) {
+            const std::int64_t in_span = c.in_step < 0 ? -c.in_step : c.in_step;
+            const std::int64_t out_span = c.out_step < 0 ? -c.out_step : c.out_step;
+            const std::int64_t step = in_span > out_span ? in_span : out_span;
+            if (step > kTailBatchStepBytes) nc = 1;
+            else if (step > 0 && nc > kTailBatchSpanBytes / step) nc = kTailBatchSpanBytes / step;
+          }
           if (nc > 1) {
-            block.run_full(in, out, nc, c.in_step, c.out_step, a.count, a.in_step, a.out_step, b_full, b.in_step,
-                           b.out_step);
-            tails(in, out, nc, c.in_step, c.out_step, a.count);
+            const std::int64_t a_full = a_tail ? a.count - 1 : a.count;
+            if (a_full > 0) {
+              if constexpr (requires { block.run_full(in, out, i, 0, 0, i, 0, 0, j, 0, 0); })
+                block.run_full(in, out, nc, c.in_step, c.out_step, a_full, a.in_step, a.out_step, b_full, b.in_step,
+                               b.out_step);
+              tails(0, in, out, nc, c.in_step, c.out_step, a_full);
+            }
+            if (a_tail) {
+              const char* from = in + a_full * a.in_step;
+              char* to = out + a_full * a.out_step;
+              block.run_program(a_tail, from, to, nc, c.in_step, c.out_step, b_full, b.in_step, b.out_step);
+              tails(a_tail, from, to, nc, c.in_step, c.out_step, 1);
+            }
             in += (nc - 1) * c.in_step + a.count * a.in_step;
             out += (nc - 1) * c.out_step + a.count * a.out_step;
             idx[outer - 1] += nc - 1;
@@ -130,8 +162,13 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
         if (runs > a_stop - i) runs = a_stop - i;
         // One run with a tail: the loop below, as before (a lone run gained nothing batched).
         if (runs > (b_tail ? 1 : 0)) {
-          block.run_full(in, out, 1, 0, 0, runs, a.in_step, a.out_step, b_full, b.in_step, b.out_step);
-          tails(in, out, 1, 0, 0, runs);
+          if (outer_program == 0 && full0) {
+            if constexpr (requires { block.run_full(in, out, i, 0, 0, i, 0, 0, j, 0, 0); })
+              block.run_full(in, out, 1, 0, 0, runs, a.in_step, a.out_step, b_full, b.in_step, b.out_step);
+          } else {
+            block.run_program(outer_program, in, out, runs, a.in_step, a.out_step, b_full, b.in_step, b.out_step);
+          }
+          tails(outer_program, in, out, 1, 0, 0, runs);
           in += runs * a.in_step;
           out += runs * a.out_step;
           i += runs;
@@ -150,12 +187,14 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
         // A block type with run_full and run_program (LeanBody, Fixed) takes the run's blocks of
         // one program at once: run_full for full blocks (program 0 where full0 is set),
         // run_program for the others (program 0 too where it is not).
-        if constexpr (requires { block.run_program(program, in, out, j, b.in_step, b.out_step); }) {
+        if constexpr (requires { block.run_program(program, in, out, 1, 0, 0, j, b.in_step, b.out_step); }) {
           if (j < full_stop) {
-            if (program == 0 && block.full0)
-              block.run_full(in, out, 1, 0, 0, 1, 0, 0, full_stop - j, b.in_step, b.out_step);
-            else
-              block.run_program(program, in, out, full_stop - j, b.in_step, b.out_step);
+            bool whole = false;
+            if constexpr (requires { block.run_full(in, out, 1, 0, 0, 1, 0, 0, j, 0, 0); }) {
+              whole = program == 0 && block.full0;
+              if (whole) block.run_full(in, out, 1, 0, 0, 1, 0, 0, full_stop - j, b.in_step, b.out_step);
+            }
+            if (!whole) block.run_program(program, in, out, 1, 0, 0, full_stop - j, b.in_step, b.out_step);
             in += (full_stop - j) * b.in_step;
             out += (full_stop - j) * b.out_step;
             j = full_stop;
