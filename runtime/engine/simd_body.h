@@ -516,20 +516,16 @@ struct LeanBody {
       } else {
         const LeanBody self = *this;
         const Uniform u = uniform_of(p);
-        for (; na > 0; --na, in += a_in, out += a_out) {
-          const char* from = in;
-          char* to = out;
-          for (std::int64_t k = n; k > 0; --k, from += in_step, to += out_step) self.uniform_block(u, from, to);
-        }
+        each_block(in, out, na, a_in, a_out, n, in_step, out_step,
+                   [&](const char* from, char* to) GENTT_SIMD_TARGET __attribute__((always_inline)) {
+                     self.uniform_block(u, from, to);
+                   });
       }
       return;
     }
     if (p.moves) {  // element moves (block_of), without the copy below
-      for (; na > 0; --na, in += a_in, out += a_out) {
-        const char* from = in;
-        char* to = out;
-        for (std::int64_t k = n; k > 0; --k, from += in_step, to += out_step) run_moves(*p.moves, in_elem_bytes, from, to);
-      }
+      each_block(in, out, na, a_in, a_out, n, in_step, out_step,
+                 [&](const char* from, char* to) { run_moves(*p.moves, in_elem_bytes, from, to); });
       return;
     }
     LocalProgram q;
@@ -541,17 +537,28 @@ struct LeanBody {
     }
     q.full_loads = p.full_loads;
     q.full_stores = p.full_stores;
-    q.moves = p.moves;
+    q.moves = nullptr;  // programs of element moves returned above
     const LeanBody self = *this;
-    const bool whole = self.whole_vectors(q, in, na, a_in, n, in_step);
+    if (self.whole_vectors(q, in, na, a_in, n, in_step)) {
+      for (; na > 0; --na, in += a_in, out += a_out) self.run_whole(q, in, out, n, in_step, out_step);
+      return;
+    }
+    each_block(in, out, na, a_in, a_out, n, in_step, out_step,
+               [&](const char* from, char* to) GENTT_SIMD_TARGET __attribute__((always_inline)) {
+                 self.block_of(q, from, to);
+               });
+  }
+
+  // f(from, to) for every block of na runs (a_in, a_out bytes apart) of n blocks (in_step,
+  // out_step bytes apart) from (in, out).
+  template <class F>
+  GENTT_SIMD_TARGET __attribute__((always_inline)) static inline void each_block(
+      const char* in, char* out, std::int64_t na, std::int64_t a_in, std::int64_t a_out, std::int64_t n,
+      std::int64_t in_step, std::int64_t out_step, F f) {
     for (; na > 0; --na, in += a_in, out += a_out) {
-      if (whole) {
-        self.run_whole(q, in, out, n, in_step, out_step);
-        continue;
-      }
       const char* from = in;
       char* to = out;
-      for (std::int64_t k = n; k > 0; --k, from += in_step, to += out_step) self.block_of(q, from, to);
+      for (std::int64_t k = n; k > 0; --k, from += in_step, to += out_step) f(from, to);
     }
   }
 

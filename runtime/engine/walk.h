@@ -48,6 +48,9 @@ template <bool SplitTail = true, class Block>
 GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop* loops, int depth, std::int64_t begin,
                                                 std::int64_t end, const char* in, char* out, Block& block) {
   if (begin >= end) return;
+  // What the block type takes besides single blocks (LeanBody: run_program; Fixed: run_full too).
+  constexpr bool kRunProgram = requires { block.run_program(0, in, out, 0, 0, 0, 0, 0, 0); };
+  constexpr bool kRunFull = requires { block.run_full(in, out, 0, 0, 0, 0, 0, 0, 0, 0, 0); };
   if (depth == 0) {
     block(0, in, out);
     return;
@@ -93,7 +96,7 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
     // together). The tail blocks and the runs of other programs (loops above on their tail chunk)
     // went from a call per block or per run to one call: 15^5 float64 (4,1,3,2,0) 0.62 -> 0.74
     // of the generated kernel, 15^4 (3,1,2,0) 0.62 -> 0.66 (Zen 4, in cache).
-    if constexpr (requires { block.run_program(0, in, out, i, 0, 0, j, b.in_step, b.out_step); }) {
+    if constexpr (kRunProgram) {
       auto tails = [&](int program, const char* from, char* to, std::int64_t nc, std::int64_t c_in,
                        std::int64_t c_out, std::int64_t na) {
         if (!b_tail) return;
@@ -101,7 +104,7 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
                           a.in_step, a.out_step);
       };
       bool full0 = false;
-      if constexpr (requires { block.run_full(in, out, i, 0, 0, i, 0, 0, j, 0, 0); }) full0 = block.full0;
+      if constexpr (kRunFull) full0 = block.full0;
       // Long runs that end in a tail keep a call per run: it costs little against their blocks,
       // and batched, each tail block would wait for the runs after it (17^6 float64 (4,3,2,5,0,1),
       // runs of 36 blocks and a tail: 0.95x batched).
@@ -138,7 +141,7 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
           if (nc > 1) {
             const std::int64_t a_full = a_tail ? a.count - 1 : a.count;
             if (a_full > 0) {
-              if constexpr (requires { block.run_full(in, out, i, 0, 0, i, 0, 0, j, 0, 0); })
+              if constexpr (kRunFull)
                 block.run_full(in, out, nc, c.in_step, c.out_step, a_full, a.in_step, a.out_step, b_full, b.in_step,
                                b.out_step);
               tails(0, in, out, nc, c.in_step, c.out_step, a_full);
@@ -163,7 +166,7 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
         // One run with a tail: the loop below, as before (a lone run gained nothing batched).
         if (runs > (b_tail ? 1 : 0)) {
           if (outer_program == 0 && full0) {
-            if constexpr (requires { block.run_full(in, out, i, 0, 0, i, 0, 0, j, 0, 0); })
+            if constexpr (kRunFull)
               block.run_full(in, out, 1, 0, 0, runs, a.in_step, a.out_step, b_full, b.in_step, b.out_step);
           } else {
             block.run_program(outer_program, in, out, runs, a.in_step, a.out_step, b_full, b.in_step, b.out_step);
@@ -187,10 +190,10 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
         // A block type with run_full and run_program (LeanBody, Fixed) takes the run's blocks of
         // one program at once: run_full for full blocks (program 0 where full0 is set),
         // run_program for the others (program 0 too where it is not).
-        if constexpr (requires { block.run_program(program, in, out, 1, 0, 0, j, b.in_step, b.out_step); }) {
+        if constexpr (kRunProgram) {
           if (j < full_stop) {
             bool whole = false;
-            if constexpr (requires { block.run_full(in, out, 1, 0, 0, 1, 0, 0, j, 0, 0); }) {
+            if constexpr (kRunFull) {
               whole = program == 0 && block.full0;
               if (whole) block.run_full(in, out, 1, 0, 0, 1, 0, 0, full_stop - j, b.in_step, b.out_step);
             }
