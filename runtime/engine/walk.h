@@ -187,9 +187,9 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
       it += stop - j;
       if constexpr (SplitTail) {
         const std::int64_t full_stop = stop < b_full ? stop : b_full;
-        // A block type with run_full and run_program (LeanBody, Fixed) takes the run's blocks of
-        // one program at once: run_full for full blocks (program 0 where full0 is set),
-        // run_program for the others (program 0 too where it is not).
+        // A block type with run_program (LeanBody) takes the run's blocks of one program at
+        // once: run_full for full blocks where it has it (Fixed; program 0 where full0 is set),
+        // run_program for the others (program 0 too otherwise).
         if constexpr (kRunProgram) {
           if (j < full_stop) {
             bool whole = false;
