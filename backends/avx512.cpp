@@ -269,6 +269,33 @@ void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog, bool v
 
 // avx512 (VBMI) and avx512skx (no VBMI) share this backend; they differ in 1-byte shuffles and
 // in the features the prelude's target pragma names.
+// One stream's piece of an assembled tile (ir/assembly.h, SkeletonHooks::assemble_stream): byte
+// masks (AVX512BW) merge the carry into the first line and write a chain's partial ends.
+constexpr const char* kAssembleStream =
+    "const unsigned a = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(d) % 64);\n"
+    "unsigned char* const line = d - a;\n"
+    "const unsigned char* const from = b - a;\n"
+    "const std::int64_t stop = a + piece;\n"
+    "std::int64_t i = 0;\n"
+    "if (a) {\n"
+    "  const __m512i v = _mm512_load_si512(from);\n"
+    "  const __mmask64 m = _cvtu64_mask64(~0ull << a);\n"
+    "  if (cont_in)\n"
+    "    _mm512_stream_si512(reinterpret_cast<__m512i*>(line), _mm512_mask_blend_epi8(m, _mm512_load_si512(c), v));\n"
+    "  else\n"
+    "    _mm512_mask_storeu_epi8(line, m, v);\n"
+    "  i = 64;\n"
+    "}\n"
+    "for (; i + 64 <= stop; i += 64)\n"
+    "  _mm512_stream_si512(reinterpret_cast<__m512i*>(line + i), _mm512_load_si512(from + i));\n"
+    "if (i < stop) {\n"
+    "  const __m512i v = _mm512_load_si512(from + i);\n"
+    "  if (cont_out)\n"
+    "    _mm512_store_si512(c, v);\n"
+    "  else\n"
+    "    _mm512_mask_storeu_epi8(line + i, _cvtu64_mask64(~0ull >> (64 - (stop - i))), v);\n"
+    "}";
+
 class Avx512Backend final : public Backend {
  public:
   explicit Avx512Backend(Isa isa) : isa_(isa) {}
@@ -292,10 +319,15 @@ class Avx512Backend final : public Backend {
   std::string kernel(const KernelUnit& unit) const override {
     const bool vbmi = (isa_features(isa_) & GENTT_FEATURE_AVX512VBMI) != 0;
     const Reg r = reg_for(unit.problem.target.vector_bits);
-    return emit_kernel_skeleton(
-        unit, [vbmi, r](CodeWriter& w, const Kernel& k, const BlockProgram& prog) { block_body(w, k, prog, vbmi, r); },
-        "_mm_sfence();  // order the streaming stores before returning",
-        "_mm512_stream_si512(reinterpret_cast<__m512i*>(to), _mm512_loadu_si512(from));");
+    SkeletonHooks hooks;
+    hooks.elem_type = fmt::format("gentt_bytes<{}>", unit.problem.dtype.bytes);
+    hooks.block_body = [vbmi, r](CodeWriter& w, const Kernel& k, const BlockProgram& prog, int) {
+      block_body(w, k, prog, vbmi, r);
+    };
+    hooks.stream_fence = "_mm_sfence();  // order the streaming stores before returning";
+    hooks.stream_line = "_mm512_stream_si512(reinterpret_cast<__m512i*>(to), _mm512_loadu_si512(from));";
+    hooks.assemble_stream = kAssembleStream;
+    return emit_kernel_skeleton(unit, hooks);
   }
 
  private:

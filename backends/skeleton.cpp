@@ -184,7 +184,7 @@ void emit_prefetch(CodeWriter& w, const Kernel& k, const std::string& elem) {
     w.linef("const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(in) {} {};", ahead < 0 ? '-' : '+',
             ahead < 0 ? -ahead : ahead);
     for (int64_t line : lines)
-      w.linef("__builtin_prefetch(reinterpret_cast<const void*>(at + {}), 0, 3);", line);
+      w.linef("__builtin_prefetch(reinterpret_cast<const void*>(at + {}), 0, {});", line, k.prefetch_locality);
   });
 }
 
@@ -211,6 +211,23 @@ void emit_programs_and_run(CodeWriter& w, const Kernel& k, const std::string& el
   if (k.prefetch_ahead) emit_prefetch(w, k, elem);
   w.line("");
   emit_run(w, k, elem);
+}
+
+// Declares t0..t{n-1}: the indices of tile `first` in the loops `outer` above a tile.
+void emit_tile_indices(CodeWriter& w, const std::vector<LoopDim>& outer) {
+  std::int64_t below = 1;
+  std::vector<std::int64_t> div(outer.size());
+  for (size_t d = outer.size(); d-- > 0;) {
+    div[d] = below;
+    below *= outer[d].count;
+  }
+  for (size_t d = 0; d < outer.size(); ++d) {
+    const std::string quotient = div[d] == 1 ? "first" : fmt::format("first / {}", div[d]);
+    if (d == 0)
+      w.linef("std::int64_t t0 = {};", quotient);
+    else
+      w.linef("std::int64_t t{} = {} % {};", d, quotient, outer[d].count);
+  }
 }
 
 // NAME_run_staged: flat iterations [begin, end) as NAME_run, each whole tile of them (ir/staging.h)
@@ -250,19 +267,7 @@ void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, co
             if (!rows) w.linef("alignas({0}) unsigned char stage[{1} + {0}];", kLineBytes, tile_bytes);
             // The tile's output (and, for rows, input) offset in elements, from the loops above it:
             // decoded once, then an odometer.
-            std::int64_t below = 1;
-            std::vector<std::int64_t> div(outer.size());
-            for (size_t d = outer.size(); d-- > 0;) {
-              div[d] = below;
-              below *= outer[d].count;
-            }
-            for (size_t d = 0; d < outer.size(); ++d) {
-              const std::string quotient = div[d] == 1 ? "first" : fmt::format("first / {}", div[d]);
-              if (d == 0)
-                w.linef("std::int64_t t0 = {};", quotient);
-              else
-                w.linef("std::int64_t t{} = {} % {};", d, quotient, outer[d].count);
-            }
+            emit_tile_indices(w, outer);
             std::string base = "0";
             for (size_t d = 0; d < outer.size(); ++d)
               base += fmt::format(" + t{} * {}", d, outer[d].out_stride);
@@ -324,6 +329,102 @@ void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, co
           });
 }
 
+// NAME_run_assembled: flat iterations [begin, end) as NAME_run, each whole tile of them
+// (ir/assembly.h) run by NAME_tile_run into a buffer whose streams have their output offsets
+// within a line, then sent out stream by stream, whole lines streamed, partial ones carried to
+// the next tile; the partial tiles at the ends of a part run straight into `out`.
+void emit_assembled_run(CodeWriter& w, const Kernel& k, const std::string& elem, const SkeletonHooks& hooks) {
+  const int level = k.assembly_level;
+  const Kernel& tile = k.assembly_tile.front();
+  const int64_t per = tile.iterations();
+  const int64_t streams = static_cast<int64_t>(k.assembly_stream_out.size());
+  const int64_t piece = k.assembly_piece * k.elem_bytes;
+  const int64_t buffer = (k.assembly_buffer_elements * k.elem_bytes + 2 * kLineBytes + kLineBytes - 1) / kLineBytes *
+                         kLineBytes;
+  const int64_t carry = streams * kLineBytes;
+  std::vector<LoopDim> outer(k.loops.begin(), k.loops.begin() + level);
+  const size_t chain = outer.size() - 1;
+  auto table = [&](const char* name, const std::vector<int64_t>& v) {
+    w.linef("static const std::int64_t {}_{}[{}] = {{", k.name, name, v.size());
+    for (size_t i = 0; i < v.size(); i += 8) {
+      std::vector<int64_t> row;
+      for (size_t j = i; j < std::min(v.size(), i + 8); ++j) row.push_back(v[j] * k.elem_bytes);
+      w.linef("    {},", fmt::join(row, ", "));
+    }
+    w.line("};");
+  };
+  w.line("");
+  w.comment(fmt::format("Output lines assembled (ir/assembly.h): each tile (loops {}..{}, {} flat iterations) reads one",
+                        level, k.loops.size() - 1, per));
+  w.comment(fmt::format("contiguous input region and writes a piece of {} bytes to each of {} output streams, which loop",
+                        piece, streams));
+  w.comment(fmt::format("{} ({}) continues tile after tile. Byte offsets of each stream's piece from the tile's",
+                        chain, outer[chain].what));
+  w.comment("output base, and from the buffer's base:");
+  table("stream_out", k.assembly_stream_out);
+  table("stream_buf", k.assembly_stream_buf);
+  w.line("");
+  w.block(fmt::format("void {0}_run_assembled(const {1}* in, {1}* out, std::int64_t begin, std::int64_t end)", k.name,
+                      elem),
+          [&] {
+            w.linef("const std::int64_t first = (begin + {0}) / {1}, last = end / {1};  // whole tiles", per - 1, per);
+            w.comment(fmt::format("The buffer ({} bytes) and the carry lines ({} bytes), on a line.", buffer, carry));
+            w.linef("void* const mem = first < last ? std::malloc({}) : nullptr;", buffer + carry + kLineBytes);
+            w.block("if (!mem)", [&] {
+              w.linef("{}_run(in, out, begin, end);", k.name);
+              w.line("return;");
+            });
+            w.linef("if (begin < first * {0}) {1}_run(in, out, begin, first * {0});", per, k.name);
+            w.linef("unsigned char* const stage = static_cast<unsigned char*>(mem) + ({0} - reinterpret_cast<std::uintptr_t>(mem) % {0});",
+                    kLineBytes);
+            w.linef("unsigned char* const carry = stage + {};", buffer);
+            w.linef("const std::int64_t piece = {};", piece);
+            emit_tile_indices(w, outer);
+            std::string in_base = "0", out_base = "0";
+            for (size_t d = 0; d < outer.size(); ++d) {
+              in_base += fmt::format(" + t{} * {}", d, outer[d].in_stride);
+              out_base += fmt::format(" + t{} * {}", d, outer[d].out_stride);
+            }
+            w.linef("std::int64_t in_off = {};", in_base.substr(4));
+            w.linef("std::int64_t out_off = {};", out_base.substr(4));
+            w.block("for (std::int64_t t = first; t < last; ++t)", [&] {
+              w.line("unsigned char* const dst = reinterpret_cast<unsigned char*>(out + out_off);");
+              w.linef("unsigned char* const buf = stage + reinterpret_cast<std::uintptr_t>(dst) % {};", kLineBytes);
+              w.linef("{}_run(in + in_off, reinterpret_cast<{}*>(buf), 0, {});", tile.name, elem, per);
+              w.linef("const bool cont_in = t > first && t{} != 0;", chain);
+              w.linef("const bool cont_out = t + 1 < last && t{} != {};", chain, outer[chain].count - 1);
+              w.block(fmt::format("for (std::int64_t s = 0; s < {}; ++s)", streams), [&] {
+                w.linef("unsigned char* const d = dst + {}_stream_out[s];", k.name);
+                w.linef("const unsigned char* const b = buf + {}_stream_buf[s];", k.name);
+                w.linef("unsigned char* const c = carry + s * {};", kLineBytes);
+                for (size_t at = 0; at < hooks.assemble_stream.size();) {
+                  const size_t nl = std::min(hooks.assemble_stream.find('\n', at), hooks.assemble_stream.size());
+                  w.line(hooks.assemble_stream.substr(at, nl - at));
+                  at = nl + 1;
+                }
+              });
+              std::function<void(size_t)> step = [&](size_t d) {
+                add_to(w, "in_off", outer[d].in_stride);
+                add_to(w, "out_off", outer[d].out_stride);
+                if (d == 0) {
+                  w.line("++t0;");
+                  return;
+                }
+                w.block(fmt::format("if (++t{} == {})", d, outer[d].count), [&] {
+                  w.linef("t{} = 0;", d);
+                  add_to(w, "in_off", -outer[d].count * outer[d].in_stride);
+                  add_to(w, "out_off", -outer[d].count * outer[d].out_stride);
+                  step(d - 1);
+                });
+              };
+              step(outer.size() - 1);
+            });
+            w.line(hooks.stream_fence);
+            w.line("std::free(mem);");
+            w.linef("if (last * {0} < end) {1}_run(in, out, last * {0}, end);", per, k.name);
+          });
+}
+
 }  // namespace
 
 std::string emit_kernel_skeleton(const KernelUnit& unit,
@@ -356,6 +457,17 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
               "a staged kernel needs the backend's streaming line copy and fence");
   GENTT_CHECK(!staged || k.regions.empty(), "a staged kernel has one loop nest");
   if (staged) emit_staged_run(w, k, elem, hooks);
+  const bool assembled = k.assembly_level >= 0;
+  GENTT_CHECK(!assembled || (!hooks.assemble_stream.empty() && !hooks.stream_fence.empty()),
+              "an assembled kernel needs the backend's stream assembly and fence");
+  GENTT_CHECK(!assembled || (k.regions.empty() && !staged && k.assembly_tile.size() == 1 && k.assembly_level >= 1),
+              "an assembled kernel has one loop nest, a chain loop and a tile");
+  if (assembled) {
+    w.line("");
+    w.comment("The tile's blocks and loops, writing into the buffer (its own output strides).");
+    emit_programs_and_run(w, k.assembly_tile.front(), elem, hooks);
+    emit_assembled_run(w, k, elem, hooks);
+  }
   if (stream) {
     w.line("");
     w.comment(fmt::format("The streaming variant (used when `out` is {}-byte aligned): loops {}, "
@@ -369,7 +481,7 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
   auto run_call = [&](const Kernel& kk, bool part) {
     const int64_t t = kk.iterations();
     const std::string args = fmt::format("static_cast<const {0}*>(in), static_cast<{0}*>(out)", elem);
-    const std::string run = kk.stage_level >= 0 ? "_run_staged" : "_run";
+    const std::string run = kk.stage_level >= 0 ? "_run_staged" : kk.assembly_level >= 0 ? "_run_assembled" : "_run";
     if (!part) return w.linef("{}{}({}, 0, {});", kk.name, run, args, t);
     w.linef("{}{}({},", kk.name, run, args);
     w.linef("    gentt_part_begin({0}, part, nparts), gentt_part_begin({0}, part + 1, nparts));", t);

@@ -29,6 +29,15 @@ struct SkeletonHooks {
   // `to` with non-temporal stores: staged output and streamed rows (ir/staging.h); required when
   // the kernel is staged.
   std::string stream_line;
+  // The statements that send one stream's piece of an assembled tile to `out` (ir/assembly.h):
+  // `d` (unsigned char*) is the piece's first byte in `out`, `b` (const unsigned char*) its first
+  // byte in the buffer, at the same offset within a 64-byte line; `piece` (std::int64_t, at least
+  // 64) its bytes; `c` (unsigned char*) the stream's 64-byte carry line; `cont_in` (bool): the
+  // carry holds the bytes of the piece's first line before `d` (else they are not this call's to
+  // write); `cont_out` (bool): the next tile continues the stream (keep the partial last line in
+  // the carry, else write it). Whole lines go out with non-temporal stores, partial ones with
+  // masked plain stores. Empty: the backend does not assemble (ir/assembly.h is not used).
+  std::string assemble_stream;
 };
 
 // The kernel's whole section of the file.

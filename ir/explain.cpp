@@ -44,12 +44,16 @@ std::string plan_summary(const Plan& plan, const Kernel& kernel) {
   s += fmt::format("output row (lane bit 0 first): {}\n", bits_text(plan.out_row));
   s += fmt::format("shuffle steps: {}; padding efficiency: {:.1f}%\n", plan.shuffle_steps,
                    100.0 * plan.padding_efficiency);
-  s += fmt::format("loops: {} ({} iterations); programs: {}; unroll: {}{}\n", kernel.loops.size(), kernel.iterations(),
+  s += fmt::format("loops: {} ({} iterations); programs: {}; unroll: {}{}{}\n", kernel.loops.size(), kernel.iterations(),
                    kernel.programs.size(), kernel.unroll,
                    kernel.stage_level < 0 ? std::string()
                    : kernel.stage_rows    ? fmt::format("; streamed rows of {} bytes", kernel.stage_tile_elements * kernel.elem_bytes)
                                           : fmt::format("; staged output: tiles of {} bytes",
-                                                        kernel.stage_tile_elements * kernel.elem_bytes));
+                                                        kernel.stage_tile_elements * kernel.elem_bytes),
+                   kernel.assembly_level < 0
+                       ? std::string()
+                       : fmt::format("; output lines assembled: {} streams, pieces of {} bytes",
+                                     kernel.assembly_stream_out.size(), kernel.assembly_piece * kernel.elem_bytes));
   for (size_t i = 0; i < kernel.programs.size(); ++i) {
     const auto n = count_ops(kernel.programs[i]);
     s += fmt::format("  program {} ({}): {} loads, {} shuffles, {} stores\n", i, kernel.programs[i].what, n.loads,
@@ -75,7 +79,12 @@ std::string explain(const Problem& problem, const Plan& plan, const Kernel& kern
   s += plan_summary(plan, kernel);
   s += "why:\n";
   for (const auto& r : plan.reasons) s += "  - " + r + "\n";
-  s += "  - loops run in output order (outermost output axis first) so consecutive blocks write neighbouring output\n";
+  if (kernel.tiled)
+    s += "  - loops walk cache tiles (the loops: line above)\n";
+  else if (kernel.order == "in output order")
+    s += "  - loops run in output order (outermost output axis first) so consecutive blocks write neighbouring output\n";
+  else
+    s += "  - loops run " + kernel.order + "\n";
   if (kernel.programs.size() > 1)
     s += "  - axes walked in chunks with a partial last chunk get their own block programs (masked loads/stores)\n";
   if (kernel.unroll > 1)

@@ -99,6 +99,7 @@ struct Kernel {
   // Software prefetch (ir/prefetch.h): each full block of the innermost loop first prefetches the
   // lines of program 0's loads this many input elements ahead; 0: none.
   int64_t prefetch_ahead = 0;
+  int prefetch_locality = 3;  // __builtin_prefetch's locality: 3 into L1 (T0), 2 into L2 (T1)
   // Staged output (ir/staging.h): the iterations of loops [stage_level, depth) write one
   // contiguous range of stage_tile_elements output elements, run into a buffer and streamed out
   // in whole lines (NAME_run_staged); -1: not staged.
@@ -108,6 +109,17 @@ struct Kernel {
   // Streamed rows (ir/staging.h, plan_row_streaming): the tile is one kept row of the input,
   // copied straight to `out` (whole lines streamed) without running the blocks or a buffer.
   bool stage_rows = false;
+  // Output lines assembled across tiles (ir/assembly.h): loops [assembly_level, depth) are one
+  // tile, loop assembly_level - 1 the chain loop; -1: not assembled. The tile runs
+  // assembly_tile.front() (the same blocks and loops with the buffer's output strides, its own
+  // prefetch) into a buffer of assembly_buffer_elements, then each stream s sends its piece of
+  // assembly_piece elements from the buffer's assembly_stream_buf[s] to the tile's output base +
+  // assembly_stream_out[s] in whole lines (NAME_run_assembled).
+  int assembly_level = -1;
+  int64_t assembly_piece = 0;
+  int64_t assembly_buffer_elements = 0;
+  std::vector<int64_t> assembly_stream_out, assembly_stream_buf;
+  std::vector<Kernel> assembly_tile;
 
   std::vector<LoopRegion> nests() const;  // `regions`, or the one nest of `loops`
   int64_t iterations() const;             // blocks over every nest (1 when there are no loops)

@@ -176,31 +176,39 @@ class ProgramBuilder {
   BlockProgram prog_;
 };
 
+// A kernel of `plan` with no loops or programs yet.
+Kernel empty_kernel(const Plan& plan, const std::string& kernel_name) {
+  Kernel kernel;
+  kernel.name = kernel_name;
+  kernel.elem_bytes = plan.problem.elem_bytes;
+  kernel.lanes = plan.lanes;
+  kernel.in_elements = 1;
+  for (int64_t n : plan.problem.shape) kernel.in_elements *= n;
+  return kernel;
+}
+
+// One block program per combination of tails (tail bits are numbered by the walk's loops).
+std::vector<BlockProgram> build_programs(const Plan& plan, const BlockLoops& walk) {
+  const BlockSpace space(plan);
+  std::vector<BlockProgram> programs;
+  for (int mask = 0; mask < (1 << walk.tail_block_index.size()); ++mask) {
+    std::string what;
+    std::vector<int64_t> valid = valid_extents(plan, walk, mask, &what);
+    programs.push_back(ProgramBuilder(plan, space, std::move(valid)).build(what));
+  }
+  return programs;
+}
+
 }  // namespace
 
 Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOptions& options) {
   const Canonical& c = plan.problem;
-  Kernel kernel;
-  kernel.name = kernel_name;
-  kernel.elem_bytes = c.elem_bytes;
-  kernel.lanes = plan.lanes;
-  kernel.in_elements = 1;
-  for (int64_t n : c.shape) kernel.in_elements *= n;
+  Kernel kernel = empty_kernel(plan, kernel_name);
 
   // Output order, outermost first: consecutive blocks write neighbouring output.
   BlockLoops walk = make_block_loops(plan, LoopOrder::output);
 
-  // One block program per combination of tails (tail bits are numbered by the walk's loops).
-  const BlockSpace space(plan);
-  auto build_programs = [&] {
-    kernel.programs.clear();
-    for (int mask = 0; mask < (1 << walk.tail_block_index.size()); ++mask) {
-      std::string what;
-      std::vector<int64_t> valid = valid_extents(plan, walk, mask, &what);
-      kernel.programs.push_back(ProgramBuilder(plan, space, std::move(valid)).build(what));
-    }
-  };
-  build_programs();
+  kernel.programs = build_programs(plan, walk);
 
   // Large outputs: the reading and the writing loop walked in cache tiles (tiling keeps the
   // loops' tail bits, so the programs above stay valid). Streaming stores need no write
@@ -241,7 +249,7 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
   }
   if (order != LoopOrder::output) {
     walk = make_block_loops(plan, order);
-    build_programs();
+    kernel.programs = build_programs(plan, walk);
     kernel.order = order_text(order);
     kernel.read_rows_limited = walk.read_rows_limited;
     if (walk.read_rows_limited) kernel.order += std::string(", ") + kReadRowsLimitText;
@@ -251,6 +259,14 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
     for (auto& prog : kernel.programs)
       for (auto& op : prog.ops)
         op.stream = op.kind == OpKind::store && op.count == kernel.lanes && op.offset % kernel.lanes == 0;
+  add_unrolled_programs(kernel);
+  return kernel;
+}
+
+Kernel lower_walk(const Plan& plan, const BlockLoops& walk, const std::string& kernel_name) {
+  Kernel kernel = empty_kernel(plan, kernel_name);
+  kernel.programs = build_programs(plan, walk);
+  kernel.loops = walk.loops;
   add_unrolled_programs(kernel);
   return kernel;
 }

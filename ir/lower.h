@@ -26,4 +26,9 @@ struct LowerOptions {
 
 Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOptions& options = {});
 
+// A kernel that walks `walk` as given (no tiling or order decisions): its block programs and
+// unrolled programs; kernel.order is left for the caller. For the assembled walk and its tile
+// (ir/assembly.h).
+Kernel lower_walk(const Plan& plan, const BlockLoops& walk, const std::string& kernel_name);
+
 }  // namespace gentt

@@ -41,11 +41,11 @@
 //   input row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
 //   output row (lane bit 0 first): a2.0 a2.1 a2.2 a2.3
 //   shuffle steps: 4; padding efficiency: 100.0%
-//   loops: 4 (78732 iterations); programs: 4; unroll: 1
+//   loops: 4 (78732 iterations); programs: 4; unroll: 1; output lines assembled: 27 streams, pieces of 108 bytes
 //     program 0 (full blocks): 16 loads, 64 shuffles, 16 stores
-//     program 1 (axis 3 tail (11 of 16)): 16 loads, 59 shuffles, 11 stores
-//     program 2 (axis 2 tail (11 of 16)): 11 loads, 51 shuffles, 16 stores
-//     program 3 (axis 3 tail (11 of 16), axis 2 tail (11 of 16)): 11 loads, 46 shuffles, 11 stores
+//     program 1 (axis 2 tail (11 of 16)): 11 loads, 51 shuffles, 16 stores
+//     program 2 (axis 3 tail (11 of 16)): 16 loads, 59 shuffles, 11 stores
+//     program 3 (axis 2 tail (11 of 16), axis 3 tail (11 of 16)): 11 loads, 46 shuffles, 11 stores
 
 // gentt common prelude: what every generated kernel file needs whatever its ISA.
 // Embedded verbatim into generated files; compiled on its own by templates/compile_check.cpp.
@@ -156,6 +156,7 @@ typedef struct gentt_kernel_info {
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>  // std::malloc: the buffer of assembled output (ir/assembly.h)
 #include <cstring>
 
 #endif  // GENTT_AVX512_PRELUDE_H
@@ -743,8 +744,104 @@ inline void paper_f32_27p5_p41203_block0(const paper_f32_27p5_p41203_elem* in, p
   _mm512_storeu_si512(out + 7971615, v79);
 }
 
-// paper_f32_27p5_p41203_block1 (axis 3 tail (11 of 16)): 16 loads, 59 shuffles, 11 stores.
+// paper_f32_27p5_p41203_block1 (axis 2 tail (11 of 16)): 11 loads, 51 shuffles, 16 stores.
 inline void paper_f32_27p5_p41203_block1(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
+  alignas(64) static const std::int32_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30};
+  alignas(64) static const std::int32_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31};
+  alignas(64) static const std::int32_t kIndex2[16] = {1, 0, 3, 0, 5, 0, 7, 0, 9, 0, 11, 0, 13, 0, 15, 0};
+  alignas(64) static const std::int64_t kIndex3[8] = {0, 8, 2, 10, 4, 12, 6, 14};
+  alignas(64) static const std::int64_t kIndex4[8] = {1, 9, 3, 11, 5, 13, 7, 15};
+  alignas(64) static const std::int64_t kIndex5[8] = {8, 0, 10, 2, 12, 4, 14, 6};
+  alignas(64) static const std::int64_t kIndex6[8] = {9, 1, 11, 3, 13, 5, 15, 7};
+  alignas(64) static const std::int64_t kIndex7[8] = {0, 1, 8, 9, 4, 5, 12, 13};
+  alignas(64) static const std::int64_t kIndex8[8] = {2, 3, 10, 11, 6, 7, 14, 15};
+  alignas(64) static const std::int64_t kIndex9[8] = {2, 3, 0, 0, 6, 7, 0, 0};
+  alignas(64) static const std::int64_t kIndex10[8] = {8, 9, 10, 11, 0, 1, 0, 0};
+  alignas(64) static const std::int64_t kIndex11[8] = {0, 1, 2, 3, 8, 9, 0, 0};
+  alignas(64) static const std::int64_t kIndex12[8] = {12, 13, 14, 15, 4, 5, 0, 0};
+  alignas(64) static const std::int64_t kIndex13[8] = {4, 5, 6, 7, 12, 13, 0, 0};
+  const __m512i v0 = _mm512_loadu_si512(in + 0);
+  const __m512i v1 = _mm512_loadu_si512(in + 27);
+  const __m512i v2 = _mm512_loadu_si512(in + 54);
+  const __m512i v3 = _mm512_loadu_si512(in + 81);
+  const __m512i v4 = _mm512_loadu_si512(in + 108);
+  const __m512i v5 = _mm512_loadu_si512(in + 135);
+  const __m512i v6 = _mm512_loadu_si512(in + 162);
+  const __m512i v7 = _mm512_loadu_si512(in + 189);
+  const __m512i v8 = _mm512_loadu_si512(in + 216);
+  const __m512i v9 = _mm512_loadu_si512(in + 243);
+  const __m512i v10 = _mm512_loadu_si512(in + 270);
+  const __m512i v11 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex0), v1);
+  const __m512i v12 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex1), v1);
+  const __m512i v13 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex0), v3);
+  const __m512i v14 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex1), v3);
+  const __m512i v15 = _mm512_permutex2var_epi32(v4, _mm512_load_si512(kIndex0), v5);
+  const __m512i v16 = _mm512_permutex2var_epi32(v4, _mm512_load_si512(kIndex1), v5);
+  const __m512i v17 = _mm512_permutex2var_epi32(v6, _mm512_load_si512(kIndex0), v7);
+  const __m512i v18 = _mm512_permutex2var_epi32(v6, _mm512_load_si512(kIndex1), v7);
+  const __m512i v19 = _mm512_permutex2var_epi32(v8, _mm512_load_si512(kIndex0), v9);
+  const __m512i v20 = _mm512_permutex2var_epi32(v8, _mm512_load_si512(kIndex1), v9);
+  const __m512i v21 = _mm512_permutex2var_epi32(v10, _mm512_load_si512(kIndex2), v10);
+  const __m512i v22 = _mm512_permutex2var_epi64(v11, _mm512_load_si512(kIndex3), v13);
+  const __m512i v23 = _mm512_permutex2var_epi64(v12, _mm512_load_si512(kIndex3), v14);
+  const __m512i v24 = _mm512_permutex2var_epi64(v11, _mm512_load_si512(kIndex4), v13);
+  const __m512i v25 = _mm512_permutex2var_epi64(v12, _mm512_load_si512(kIndex4), v14);
+  const __m512i v26 = _mm512_permutex2var_epi64(v15, _mm512_load_si512(kIndex3), v17);
+  const __m512i v27 = _mm512_permutex2var_epi64(v16, _mm512_load_si512(kIndex3), v18);
+  const __m512i v28 = _mm512_permutex2var_epi64(v15, _mm512_load_si512(kIndex4), v17);
+  const __m512i v29 = _mm512_permutex2var_epi64(v16, _mm512_load_si512(kIndex4), v18);
+  const __m512i v30 = _mm512_permutex2var_epi64(v10, _mm512_load_si512(kIndex5), v19);
+  const __m512i v31 = _mm512_permutex2var_epi64(v20, _mm512_load_si512(kIndex3), v21);
+  const __m512i v32 = _mm512_permutex2var_epi64(v10, _mm512_load_si512(kIndex6), v19);
+  const __m512i v33 = _mm512_permutex2var_epi64(v20, _mm512_load_si512(kIndex4), v21);
+  const __m512i v34 = _mm512_permutex2var_epi64(v22, _mm512_load_si512(kIndex7), v26);
+  const __m512i v35 = _mm512_permutex2var_epi64(v23, _mm512_load_si512(kIndex7), v27);
+  const __m512i v36 = _mm512_permutex2var_epi64(v24, _mm512_load_si512(kIndex7), v28);
+  const __m512i v37 = _mm512_permutex2var_epi64(v25, _mm512_load_si512(kIndex7), v29);
+  const __m512i v38 = _mm512_permutex2var_epi64(v22, _mm512_load_si512(kIndex8), v26);
+  const __m512i v39 = _mm512_permutex2var_epi64(v23, _mm512_load_si512(kIndex8), v27);
+  const __m512i v40 = _mm512_permutex2var_epi64(v24, _mm512_load_si512(kIndex8), v28);
+  const __m512i v41 = _mm512_permutex2var_epi64(v25, _mm512_load_si512(kIndex8), v29);
+  const __m512i v42 = _mm512_permutex2var_epi64(v30, _mm512_load_si512(kIndex9), v30);
+  const __m512i v43 = _mm512_permutex2var_epi64(v31, _mm512_load_si512(kIndex9), v31);
+  const __m512i v44 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex9), v32);
+  const __m512i v45 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex9), v33);
+  const __m512i v46 = _mm512_permutex2var_epi64(v30, _mm512_load_si512(kIndex10), v34);
+  const __m512i v47 = _mm512_permutex2var_epi64(v31, _mm512_load_si512(kIndex10), v35);
+  const __m512i v48 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex10), v36);
+  const __m512i v49 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex10), v37);
+  const __m512i v50 = _mm512_permutex2var_epi64(v38, _mm512_load_si512(kIndex11), v42);
+  const __m512i v51 = _mm512_permutex2var_epi64(v39, _mm512_load_si512(kIndex11), v43);
+  const __m512i v52 = _mm512_permutex2var_epi64(v40, _mm512_load_si512(kIndex11), v44);
+  const __m512i v53 = _mm512_permutex2var_epi64(v41, _mm512_load_si512(kIndex11), v45);
+  const __m512i v54 = _mm512_permutex2var_epi64(v30, _mm512_load_si512(kIndex12), v34);
+  const __m512i v55 = _mm512_permutex2var_epi64(v31, _mm512_load_si512(kIndex12), v35);
+  const __m512i v56 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex12), v36);
+  const __m512i v57 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex12), v37);
+  const __m512i v58 = _mm512_permutex2var_epi64(v38, _mm512_load_si512(kIndex13), v42);
+  const __m512i v59 = _mm512_permutex2var_epi64(v39, _mm512_load_si512(kIndex13), v43);
+  const __m512i v60 = _mm512_permutex2var_epi64(v40, _mm512_load_si512(kIndex13), v44);
+  const __m512i v61 = _mm512_permutex2var_epi64(v41, _mm512_load_si512(kIndex13), v45);
+  _mm512_mask_storeu_epi32(out + 0, static_cast<__mmask16>(0x7ffu), v46);
+  _mm512_mask_storeu_epi32(out + 531441, static_cast<__mmask16>(0x7ffu), v47);
+  _mm512_mask_storeu_epi32(out + 1062882, static_cast<__mmask16>(0x7ffu), v48);
+  _mm512_mask_storeu_epi32(out + 1594323, static_cast<__mmask16>(0x7ffu), v49);
+  _mm512_mask_storeu_epi32(out + 2125764, static_cast<__mmask16>(0x7ffu), v50);
+  _mm512_mask_storeu_epi32(out + 2657205, static_cast<__mmask16>(0x7ffu), v51);
+  _mm512_mask_storeu_epi32(out + 3188646, static_cast<__mmask16>(0x7ffu), v52);
+  _mm512_mask_storeu_epi32(out + 3720087, static_cast<__mmask16>(0x7ffu), v53);
+  _mm512_mask_storeu_epi32(out + 4251528, static_cast<__mmask16>(0x7ffu), v54);
+  _mm512_mask_storeu_epi32(out + 4782969, static_cast<__mmask16>(0x7ffu), v55);
+  _mm512_mask_storeu_epi32(out + 5314410, static_cast<__mmask16>(0x7ffu), v56);
+  _mm512_mask_storeu_epi32(out + 5845851, static_cast<__mmask16>(0x7ffu), v57);
+  _mm512_mask_storeu_epi32(out + 6377292, static_cast<__mmask16>(0x7ffu), v58);
+  _mm512_mask_storeu_epi32(out + 6908733, static_cast<__mmask16>(0x7ffu), v59);
+  _mm512_mask_storeu_epi32(out + 7440174, static_cast<__mmask16>(0x7ffu), v60);
+  _mm512_mask_storeu_epi32(out + 7971615, static_cast<__mmask16>(0x7ffu), v61);
+}
+
+// paper_f32_27p5_p41203_block2 (axis 3 tail (11 of 16)): 16 loads, 59 shuffles, 11 stores.
+inline void paper_f32_27p5_p41203_block2(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
   alignas(64) static const std::int32_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 0, 0, 0, 0};
   alignas(64) static const std::int32_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 0, 0, 0, 0, 0, 0};
   alignas(64) static const std::int64_t kIndex2[8] = {0, 8, 2, 10, 4, 12, 0, 0};
@@ -843,103 +940,7 @@ inline void paper_f32_27p5_p41203_block1(const paper_f32_27p5_p41203_elem* in, p
   _mm512_storeu_si512(out + 5314410, v74);
 }
 
-// paper_f32_27p5_p41203_block2 (axis 2 tail (11 of 16)): 11 loads, 51 shuffles, 16 stores.
-inline void paper_f32_27p5_p41203_block2(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
-  alignas(64) static const std::int32_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30};
-  alignas(64) static const std::int32_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31};
-  alignas(64) static const std::int32_t kIndex2[16] = {1, 0, 3, 0, 5, 0, 7, 0, 9, 0, 11, 0, 13, 0, 15, 0};
-  alignas(64) static const std::int64_t kIndex3[8] = {0, 8, 2, 10, 4, 12, 6, 14};
-  alignas(64) static const std::int64_t kIndex4[8] = {1, 9, 3, 11, 5, 13, 7, 15};
-  alignas(64) static const std::int64_t kIndex5[8] = {8, 0, 10, 2, 12, 4, 14, 6};
-  alignas(64) static const std::int64_t kIndex6[8] = {9, 1, 11, 3, 13, 5, 15, 7};
-  alignas(64) static const std::int64_t kIndex7[8] = {0, 1, 8, 9, 4, 5, 12, 13};
-  alignas(64) static const std::int64_t kIndex8[8] = {2, 3, 10, 11, 6, 7, 14, 15};
-  alignas(64) static const std::int64_t kIndex9[8] = {2, 3, 0, 0, 6, 7, 0, 0};
-  alignas(64) static const std::int64_t kIndex10[8] = {8, 9, 10, 11, 0, 1, 0, 0};
-  alignas(64) static const std::int64_t kIndex11[8] = {0, 1, 2, 3, 8, 9, 0, 0};
-  alignas(64) static const std::int64_t kIndex12[8] = {12, 13, 14, 15, 4, 5, 0, 0};
-  alignas(64) static const std::int64_t kIndex13[8] = {4, 5, 6, 7, 12, 13, 0, 0};
-  const __m512i v0 = _mm512_loadu_si512(in + 0);
-  const __m512i v1 = _mm512_loadu_si512(in + 27);
-  const __m512i v2 = _mm512_loadu_si512(in + 54);
-  const __m512i v3 = _mm512_loadu_si512(in + 81);
-  const __m512i v4 = _mm512_loadu_si512(in + 108);
-  const __m512i v5 = _mm512_loadu_si512(in + 135);
-  const __m512i v6 = _mm512_loadu_si512(in + 162);
-  const __m512i v7 = _mm512_loadu_si512(in + 189);
-  const __m512i v8 = _mm512_loadu_si512(in + 216);
-  const __m512i v9 = _mm512_loadu_si512(in + 243);
-  const __m512i v10 = _mm512_loadu_si512(in + 270);
-  const __m512i v11 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex0), v1);
-  const __m512i v12 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex1), v1);
-  const __m512i v13 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex0), v3);
-  const __m512i v14 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex1), v3);
-  const __m512i v15 = _mm512_permutex2var_epi32(v4, _mm512_load_si512(kIndex0), v5);
-  const __m512i v16 = _mm512_permutex2var_epi32(v4, _mm512_load_si512(kIndex1), v5);
-  const __m512i v17 = _mm512_permutex2var_epi32(v6, _mm512_load_si512(kIndex0), v7);
-  const __m512i v18 = _mm512_permutex2var_epi32(v6, _mm512_load_si512(kIndex1), v7);
-  const __m512i v19 = _mm512_permutex2var_epi32(v8, _mm512_load_si512(kIndex0), v9);
-  const __m512i v20 = _mm512_permutex2var_epi32(v8, _mm512_load_si512(kIndex1), v9);
-  const __m512i v21 = _mm512_permutex2var_epi32(v10, _mm512_load_si512(kIndex2), v10);
-  const __m512i v22 = _mm512_permutex2var_epi64(v11, _mm512_load_si512(kIndex3), v13);
-  const __m512i v23 = _mm512_permutex2var_epi64(v12, _mm512_load_si512(kIndex3), v14);
-  const __m512i v24 = _mm512_permutex2var_epi64(v11, _mm512_load_si512(kIndex4), v13);
-  const __m512i v25 = _mm512_permutex2var_epi64(v12, _mm512_load_si512(kIndex4), v14);
-  const __m512i v26 = _mm512_permutex2var_epi64(v15, _mm512_load_si512(kIndex3), v17);
-  const __m512i v27 = _mm512_permutex2var_epi64(v16, _mm512_load_si512(kIndex3), v18);
-  const __m512i v28 = _mm512_permutex2var_epi64(v15, _mm512_load_si512(kIndex4), v17);
-  const __m512i v29 = _mm512_permutex2var_epi64(v16, _mm512_load_si512(kIndex4), v18);
-  const __m512i v30 = _mm512_permutex2var_epi64(v10, _mm512_load_si512(kIndex5), v19);
-  const __m512i v31 = _mm512_permutex2var_epi64(v20, _mm512_load_si512(kIndex3), v21);
-  const __m512i v32 = _mm512_permutex2var_epi64(v10, _mm512_load_si512(kIndex6), v19);
-  const __m512i v33 = _mm512_permutex2var_epi64(v20, _mm512_load_si512(kIndex4), v21);
-  const __m512i v34 = _mm512_permutex2var_epi64(v22, _mm512_load_si512(kIndex7), v26);
-  const __m512i v35 = _mm512_permutex2var_epi64(v23, _mm512_load_si512(kIndex7), v27);
-  const __m512i v36 = _mm512_permutex2var_epi64(v24, _mm512_load_si512(kIndex7), v28);
-  const __m512i v37 = _mm512_permutex2var_epi64(v25, _mm512_load_si512(kIndex7), v29);
-  const __m512i v38 = _mm512_permutex2var_epi64(v22, _mm512_load_si512(kIndex8), v26);
-  const __m512i v39 = _mm512_permutex2var_epi64(v23, _mm512_load_si512(kIndex8), v27);
-  const __m512i v40 = _mm512_permutex2var_epi64(v24, _mm512_load_si512(kIndex8), v28);
-  const __m512i v41 = _mm512_permutex2var_epi64(v25, _mm512_load_si512(kIndex8), v29);
-  const __m512i v42 = _mm512_permutex2var_epi64(v30, _mm512_load_si512(kIndex9), v30);
-  const __m512i v43 = _mm512_permutex2var_epi64(v31, _mm512_load_si512(kIndex9), v31);
-  const __m512i v44 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex9), v32);
-  const __m512i v45 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex9), v33);
-  const __m512i v46 = _mm512_permutex2var_epi64(v30, _mm512_load_si512(kIndex10), v34);
-  const __m512i v47 = _mm512_permutex2var_epi64(v31, _mm512_load_si512(kIndex10), v35);
-  const __m512i v48 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex10), v36);
-  const __m512i v49 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex10), v37);
-  const __m512i v50 = _mm512_permutex2var_epi64(v38, _mm512_load_si512(kIndex11), v42);
-  const __m512i v51 = _mm512_permutex2var_epi64(v39, _mm512_load_si512(kIndex11), v43);
-  const __m512i v52 = _mm512_permutex2var_epi64(v40, _mm512_load_si512(kIndex11), v44);
-  const __m512i v53 = _mm512_permutex2var_epi64(v41, _mm512_load_si512(kIndex11), v45);
-  const __m512i v54 = _mm512_permutex2var_epi64(v30, _mm512_load_si512(kIndex12), v34);
-  const __m512i v55 = _mm512_permutex2var_epi64(v31, _mm512_load_si512(kIndex12), v35);
-  const __m512i v56 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex12), v36);
-  const __m512i v57 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex12), v37);
-  const __m512i v58 = _mm512_permutex2var_epi64(v38, _mm512_load_si512(kIndex13), v42);
-  const __m512i v59 = _mm512_permutex2var_epi64(v39, _mm512_load_si512(kIndex13), v43);
-  const __m512i v60 = _mm512_permutex2var_epi64(v40, _mm512_load_si512(kIndex13), v44);
-  const __m512i v61 = _mm512_permutex2var_epi64(v41, _mm512_load_si512(kIndex13), v45);
-  _mm512_mask_storeu_epi32(out + 0, static_cast<__mmask16>(0x7ffu), v46);
-  _mm512_mask_storeu_epi32(out + 531441, static_cast<__mmask16>(0x7ffu), v47);
-  _mm512_mask_storeu_epi32(out + 1062882, static_cast<__mmask16>(0x7ffu), v48);
-  _mm512_mask_storeu_epi32(out + 1594323, static_cast<__mmask16>(0x7ffu), v49);
-  _mm512_mask_storeu_epi32(out + 2125764, static_cast<__mmask16>(0x7ffu), v50);
-  _mm512_mask_storeu_epi32(out + 2657205, static_cast<__mmask16>(0x7ffu), v51);
-  _mm512_mask_storeu_epi32(out + 3188646, static_cast<__mmask16>(0x7ffu), v52);
-  _mm512_mask_storeu_epi32(out + 3720087, static_cast<__mmask16>(0x7ffu), v53);
-  _mm512_mask_storeu_epi32(out + 4251528, static_cast<__mmask16>(0x7ffu), v54);
-  _mm512_mask_storeu_epi32(out + 4782969, static_cast<__mmask16>(0x7ffu), v55);
-  _mm512_mask_storeu_epi32(out + 5314410, static_cast<__mmask16>(0x7ffu), v56);
-  _mm512_mask_storeu_epi32(out + 5845851, static_cast<__mmask16>(0x7ffu), v57);
-  _mm512_mask_storeu_epi32(out + 6377292, static_cast<__mmask16>(0x7ffu), v58);
-  _mm512_mask_storeu_epi32(out + 6908733, static_cast<__mmask16>(0x7ffu), v59);
-  _mm512_mask_storeu_epi32(out + 7440174, static_cast<__mmask16>(0x7ffu), v60);
-  _mm512_mask_storeu_epi32(out + 7971615, static_cast<__mmask16>(0x7ffu), v61);
-}
-
-// paper_f32_27p5_p41203_block3 (axis 3 tail (11 of 16), axis 2 tail (11 of 16)): 11 loads, 46 shuffles, 11 stores.
+// paper_f32_27p5_p41203_block3 (axis 2 tail (11 of 16), axis 3 tail (11 of 16)): 11 loads, 46 shuffles, 11 stores.
 inline void paper_f32_27p5_p41203_block3(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
   alignas(64) static const std::int32_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 0, 0, 0, 0};
   alignas(64) static const std::int32_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 0, 0, 0, 0, 0, 0};
@@ -1029,16 +1030,16 @@ inline void paper_f32_27p5_p41203_block3(const paper_f32_27p5_p41203_elem* in, p
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
 //   i0: count 729, in_stride 729, out_stride 729  (axis 1)
 //   i1: count 27, in_stride 531441, out_stride 27  (axis 0)
-//   i2: count 2, in_stride 16, out_stride 8503056, tail bit 0  (axis 3 in chunks of 16 (last: 11))
-//   i3: count 2, in_stride 432, out_stride 16, tail bit 1  (axis 2 in chunks of 16 (last: 11))
+//   i2: count 2, in_stride 432, out_stride 16, tail bit 0  (axis 2 in chunks of 16 (last: 11))
+//   i3: count 2, in_stride 16, out_stride 8503056, tail bit 1  (axis 3 in chunks of 16 (last: 11))
 void paper_f32_27p5_p41203_run(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
   std::int64_t i0 = begin / 108;
   std::int64_t i1 = begin / 4 % 27;
   std::int64_t i2 = begin / 2 % 2;
   std::int64_t i3 = begin % 2;
-  std::int64_t in_off = i0 * 729 + i1 * 531441 + i2 * 16 + i3 * 432;
-  std::int64_t out_off = i0 * 729 + i1 * 27 + i2 * 8503056 + i3 * 16;
+  std::int64_t in_off = i0 * 729 + i1 * 531441 + i2 * 432 + i3 * 16;
+  std::int64_t out_off = i0 * 729 + i1 * 27 + i2 * 16 + i3 * 8503056;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
     const std::int64_t stop = i3 + (end - it < 2 - i3 ? end - it : 2 - i3);
@@ -1046,31 +1047,31 @@ void paper_f32_27p5_p41203_run(const paper_f32_27p5_p41203_elem* in, paper_f32_2
     switch (i2 == 1 ? 1 : 0) {
       case 0: {
         const std::int64_t full_stop = stop < 1 ? stop : 1;
-        for (; i3 < full_stop; ++i3, in_off += 432, out_off += 16) paper_f32_27p5_p41203_block0(in + in_off, out + out_off);
+        for (; i3 < full_stop; ++i3, in_off += 16, out_off += 8503056) paper_f32_27p5_p41203_block0(in + in_off, out + out_off);
         if (i3 < stop) {
           paper_f32_27p5_p41203_block2(in + in_off, out + out_off);
-          ++i3, in_off += 432, out_off += 16;
+          ++i3, in_off += 16, out_off += 8503056;
         }
         break;
       }
       case 1: {
         const std::int64_t full_stop = stop < 1 ? stop : 1;
-        for (; i3 < full_stop; ++i3, in_off += 432, out_off += 16) paper_f32_27p5_p41203_block1(in + in_off, out + out_off);
+        for (; i3 < full_stop; ++i3, in_off += 16, out_off += 8503056) paper_f32_27p5_p41203_block1(in + in_off, out + out_off);
         if (i3 < stop) {
           paper_f32_27p5_p41203_block3(in + in_off, out + out_off);
-          ++i3, in_off += 432, out_off += 16;
+          ++i3, in_off += 16, out_off += 8503056;
         }
         break;
       }
     }
     if (i3 == 2) {
       i3 = 0;
-      in_off -= 848;
-      out_off += 8503024;
+      in_off += 400;
+      out_off -= 17006096;
       if (++i2 == 2) {
         i2 = 0;
-        in_off += 531409;
-        out_off -= 17006085;
+        in_off += 530577;
+        out_off -= 5;
         if (++i1 == 27) {
           i1 = 0;
           in_off -= 14348178;
@@ -1081,15 +1082,554 @@ void paper_f32_27p5_p41203_run(const paper_f32_27p5_p41203_elem* in, paper_f32_2
   }
 }
 
+// The tile's blocks and loops, writing into the buffer (its own output strides).
+
+// paper_f32_27p5_p41203_tile_block0 (full blocks): 16 loads, 64 shuffles, 16 stores.
+inline void paper_f32_27p5_p41203_tile_block0(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
+  alignas(64) static const std::int32_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30};
+  alignas(64) static const std::int32_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31};
+  alignas(64) static const std::int64_t kIndex2[8] = {0, 8, 2, 10, 4, 12, 6, 14};
+  alignas(64) static const std::int64_t kIndex3[8] = {1, 9, 3, 11, 5, 13, 7, 15};
+  alignas(64) static const std::int64_t kIndex4[8] = {0, 1, 8, 9, 4, 5, 12, 13};
+  alignas(64) static const std::int64_t kIndex5[8] = {2, 3, 10, 11, 6, 7, 14, 15};
+  alignas(64) static const std::int64_t kIndex6[8] = {0, 1, 2, 3, 8, 9, 10, 11};
+  alignas(64) static const std::int64_t kIndex7[8] = {4, 5, 6, 7, 12, 13, 14, 15};
+  const __m512i v0 = _mm512_loadu_si512(in + 0);
+  const __m512i v1 = _mm512_loadu_si512(in + 27);
+  const __m512i v2 = _mm512_loadu_si512(in + 54);
+  const __m512i v3 = _mm512_loadu_si512(in + 81);
+  const __m512i v4 = _mm512_loadu_si512(in + 108);
+  const __m512i v5 = _mm512_loadu_si512(in + 135);
+  const __m512i v6 = _mm512_loadu_si512(in + 162);
+  const __m512i v7 = _mm512_loadu_si512(in + 189);
+  const __m512i v8 = _mm512_loadu_si512(in + 216);
+  const __m512i v9 = _mm512_loadu_si512(in + 243);
+  const __m512i v10 = _mm512_loadu_si512(in + 270);
+  const __m512i v11 = _mm512_loadu_si512(in + 297);
+  const __m512i v12 = _mm512_loadu_si512(in + 324);
+  const __m512i v13 = _mm512_loadu_si512(in + 351);
+  const __m512i v14 = _mm512_loadu_si512(in + 378);
+  const __m512i v15 = _mm512_loadu_si512(in + 405);
+  const __m512i v16 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex0), v1);
+  const __m512i v17 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex1), v1);
+  const __m512i v18 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex0), v3);
+  const __m512i v19 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex1), v3);
+  const __m512i v20 = _mm512_permutex2var_epi32(v4, _mm512_load_si512(kIndex0), v5);
+  const __m512i v21 = _mm512_permutex2var_epi32(v4, _mm512_load_si512(kIndex1), v5);
+  const __m512i v22 = _mm512_permutex2var_epi32(v6, _mm512_load_si512(kIndex0), v7);
+  const __m512i v23 = _mm512_permutex2var_epi32(v6, _mm512_load_si512(kIndex1), v7);
+  const __m512i v24 = _mm512_permutex2var_epi32(v8, _mm512_load_si512(kIndex0), v9);
+  const __m512i v25 = _mm512_permutex2var_epi32(v8, _mm512_load_si512(kIndex1), v9);
+  const __m512i v26 = _mm512_permutex2var_epi32(v10, _mm512_load_si512(kIndex0), v11);
+  const __m512i v27 = _mm512_permutex2var_epi32(v10, _mm512_load_si512(kIndex1), v11);
+  const __m512i v28 = _mm512_permutex2var_epi32(v12, _mm512_load_si512(kIndex0), v13);
+  const __m512i v29 = _mm512_permutex2var_epi32(v12, _mm512_load_si512(kIndex1), v13);
+  const __m512i v30 = _mm512_permutex2var_epi32(v14, _mm512_load_si512(kIndex0), v15);
+  const __m512i v31 = _mm512_permutex2var_epi32(v14, _mm512_load_si512(kIndex1), v15);
+  const __m512i v32 = _mm512_permutex2var_epi64(v16, _mm512_load_si512(kIndex2), v18);
+  const __m512i v33 = _mm512_permutex2var_epi64(v17, _mm512_load_si512(kIndex2), v19);
+  const __m512i v34 = _mm512_permutex2var_epi64(v16, _mm512_load_si512(kIndex3), v18);
+  const __m512i v35 = _mm512_permutex2var_epi64(v17, _mm512_load_si512(kIndex3), v19);
+  const __m512i v36 = _mm512_permutex2var_epi64(v20, _mm512_load_si512(kIndex2), v22);
+  const __m512i v37 = _mm512_permutex2var_epi64(v21, _mm512_load_si512(kIndex2), v23);
+  const __m512i v38 = _mm512_permutex2var_epi64(v20, _mm512_load_si512(kIndex3), v22);
+  const __m512i v39 = _mm512_permutex2var_epi64(v21, _mm512_load_si512(kIndex3), v23);
+  const __m512i v40 = _mm512_permutex2var_epi64(v24, _mm512_load_si512(kIndex2), v26);
+  const __m512i v41 = _mm512_permutex2var_epi64(v25, _mm512_load_si512(kIndex2), v27);
+  const __m512i v42 = _mm512_permutex2var_epi64(v24, _mm512_load_si512(kIndex3), v26);
+  const __m512i v43 = _mm512_permutex2var_epi64(v25, _mm512_load_si512(kIndex3), v27);
+  const __m512i v44 = _mm512_permutex2var_epi64(v28, _mm512_load_si512(kIndex2), v30);
+  const __m512i v45 = _mm512_permutex2var_epi64(v29, _mm512_load_si512(kIndex2), v31);
+  const __m512i v46 = _mm512_permutex2var_epi64(v28, _mm512_load_si512(kIndex3), v30);
+  const __m512i v47 = _mm512_permutex2var_epi64(v29, _mm512_load_si512(kIndex3), v31);
+  const __m512i v48 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex4), v36);
+  const __m512i v49 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex4), v37);
+  const __m512i v50 = _mm512_permutex2var_epi64(v34, _mm512_load_si512(kIndex4), v38);
+  const __m512i v51 = _mm512_permutex2var_epi64(v35, _mm512_load_si512(kIndex4), v39);
+  const __m512i v52 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex5), v36);
+  const __m512i v53 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex5), v37);
+  const __m512i v54 = _mm512_permutex2var_epi64(v34, _mm512_load_si512(kIndex5), v38);
+  const __m512i v55 = _mm512_permutex2var_epi64(v35, _mm512_load_si512(kIndex5), v39);
+  const __m512i v56 = _mm512_permutex2var_epi64(v40, _mm512_load_si512(kIndex4), v44);
+  const __m512i v57 = _mm512_permutex2var_epi64(v41, _mm512_load_si512(kIndex4), v45);
+  const __m512i v58 = _mm512_permutex2var_epi64(v42, _mm512_load_si512(kIndex4), v46);
+  const __m512i v59 = _mm512_permutex2var_epi64(v43, _mm512_load_si512(kIndex4), v47);
+  const __m512i v60 = _mm512_permutex2var_epi64(v40, _mm512_load_si512(kIndex5), v44);
+  const __m512i v61 = _mm512_permutex2var_epi64(v41, _mm512_load_si512(kIndex5), v45);
+  const __m512i v62 = _mm512_permutex2var_epi64(v42, _mm512_load_si512(kIndex5), v46);
+  const __m512i v63 = _mm512_permutex2var_epi64(v43, _mm512_load_si512(kIndex5), v47);
+  const __m512i v64 = _mm512_permutex2var_epi64(v48, _mm512_load_si512(kIndex6), v56);
+  const __m512i v65 = _mm512_permutex2var_epi64(v49, _mm512_load_si512(kIndex6), v57);
+  const __m512i v66 = _mm512_permutex2var_epi64(v50, _mm512_load_si512(kIndex6), v58);
+  const __m512i v67 = _mm512_permutex2var_epi64(v51, _mm512_load_si512(kIndex6), v59);
+  const __m512i v68 = _mm512_permutex2var_epi64(v52, _mm512_load_si512(kIndex6), v60);
+  const __m512i v69 = _mm512_permutex2var_epi64(v53, _mm512_load_si512(kIndex6), v61);
+  const __m512i v70 = _mm512_permutex2var_epi64(v54, _mm512_load_si512(kIndex6), v62);
+  const __m512i v71 = _mm512_permutex2var_epi64(v55, _mm512_load_si512(kIndex6), v63);
+  const __m512i v72 = _mm512_permutex2var_epi64(v48, _mm512_load_si512(kIndex7), v56);
+  const __m512i v73 = _mm512_permutex2var_epi64(v49, _mm512_load_si512(kIndex7), v57);
+  const __m512i v74 = _mm512_permutex2var_epi64(v50, _mm512_load_si512(kIndex7), v58);
+  const __m512i v75 = _mm512_permutex2var_epi64(v51, _mm512_load_si512(kIndex7), v59);
+  const __m512i v76 = _mm512_permutex2var_epi64(v52, _mm512_load_si512(kIndex7), v60);
+  const __m512i v77 = _mm512_permutex2var_epi64(v53, _mm512_load_si512(kIndex7), v61);
+  const __m512i v78 = _mm512_permutex2var_epi64(v54, _mm512_load_si512(kIndex7), v62);
+  const __m512i v79 = _mm512_permutex2var_epi64(v55, _mm512_load_si512(kIndex7), v63);
+  _mm512_storeu_si512(out + 0, v64);
+  _mm512_storeu_si512(out + 33, v65);
+  _mm512_storeu_si512(out + 66, v66);
+  _mm512_storeu_si512(out + 99, v67);
+  _mm512_storeu_si512(out + 132, v68);
+  _mm512_storeu_si512(out + 165, v69);
+  _mm512_storeu_si512(out + 198, v70);
+  _mm512_storeu_si512(out + 231, v71);
+  _mm512_storeu_si512(out + 264, v72);
+  _mm512_storeu_si512(out + 297, v73);
+  _mm512_storeu_si512(out + 330, v74);
+  _mm512_storeu_si512(out + 363, v75);
+  _mm512_storeu_si512(out + 396, v76);
+  _mm512_storeu_si512(out + 429, v77);
+  _mm512_storeu_si512(out + 462, v78);
+  _mm512_storeu_si512(out + 495, v79);
+}
+
+// paper_f32_27p5_p41203_tile_block1 (axis 2 tail (11 of 16)): 11 loads, 51 shuffles, 16 stores.
+inline void paper_f32_27p5_p41203_tile_block1(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
+  alignas(64) static const std::int32_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30};
+  alignas(64) static const std::int32_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31};
+  alignas(64) static const std::int32_t kIndex2[16] = {1, 0, 3, 0, 5, 0, 7, 0, 9, 0, 11, 0, 13, 0, 15, 0};
+  alignas(64) static const std::int64_t kIndex3[8] = {0, 8, 2, 10, 4, 12, 6, 14};
+  alignas(64) static const std::int64_t kIndex4[8] = {1, 9, 3, 11, 5, 13, 7, 15};
+  alignas(64) static const std::int64_t kIndex5[8] = {8, 0, 10, 2, 12, 4, 14, 6};
+  alignas(64) static const std::int64_t kIndex6[8] = {9, 1, 11, 3, 13, 5, 15, 7};
+  alignas(64) static const std::int64_t kIndex7[8] = {0, 1, 8, 9, 4, 5, 12, 13};
+  alignas(64) static const std::int64_t kIndex8[8] = {2, 3, 10, 11, 6, 7, 14, 15};
+  alignas(64) static const std::int64_t kIndex9[8] = {2, 3, 0, 0, 6, 7, 0, 0};
+  alignas(64) static const std::int64_t kIndex10[8] = {8, 9, 10, 11, 0, 1, 0, 0};
+  alignas(64) static const std::int64_t kIndex11[8] = {0, 1, 2, 3, 8, 9, 0, 0};
+  alignas(64) static const std::int64_t kIndex12[8] = {12, 13, 14, 15, 4, 5, 0, 0};
+  alignas(64) static const std::int64_t kIndex13[8] = {4, 5, 6, 7, 12, 13, 0, 0};
+  const __m512i v0 = _mm512_loadu_si512(in + 0);
+  const __m512i v1 = _mm512_loadu_si512(in + 27);
+  const __m512i v2 = _mm512_loadu_si512(in + 54);
+  const __m512i v3 = _mm512_loadu_si512(in + 81);
+  const __m512i v4 = _mm512_loadu_si512(in + 108);
+  const __m512i v5 = _mm512_loadu_si512(in + 135);
+  const __m512i v6 = _mm512_loadu_si512(in + 162);
+  const __m512i v7 = _mm512_loadu_si512(in + 189);
+  const __m512i v8 = _mm512_loadu_si512(in + 216);
+  const __m512i v9 = _mm512_loadu_si512(in + 243);
+  const __m512i v10 = _mm512_loadu_si512(in + 270);
+  const __m512i v11 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex0), v1);
+  const __m512i v12 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex1), v1);
+  const __m512i v13 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex0), v3);
+  const __m512i v14 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex1), v3);
+  const __m512i v15 = _mm512_permutex2var_epi32(v4, _mm512_load_si512(kIndex0), v5);
+  const __m512i v16 = _mm512_permutex2var_epi32(v4, _mm512_load_si512(kIndex1), v5);
+  const __m512i v17 = _mm512_permutex2var_epi32(v6, _mm512_load_si512(kIndex0), v7);
+  const __m512i v18 = _mm512_permutex2var_epi32(v6, _mm512_load_si512(kIndex1), v7);
+  const __m512i v19 = _mm512_permutex2var_epi32(v8, _mm512_load_si512(kIndex0), v9);
+  const __m512i v20 = _mm512_permutex2var_epi32(v8, _mm512_load_si512(kIndex1), v9);
+  const __m512i v21 = _mm512_permutex2var_epi32(v10, _mm512_load_si512(kIndex2), v10);
+  const __m512i v22 = _mm512_permutex2var_epi64(v11, _mm512_load_si512(kIndex3), v13);
+  const __m512i v23 = _mm512_permutex2var_epi64(v12, _mm512_load_si512(kIndex3), v14);
+  const __m512i v24 = _mm512_permutex2var_epi64(v11, _mm512_load_si512(kIndex4), v13);
+  const __m512i v25 = _mm512_permutex2var_epi64(v12, _mm512_load_si512(kIndex4), v14);
+  const __m512i v26 = _mm512_permutex2var_epi64(v15, _mm512_load_si512(kIndex3), v17);
+  const __m512i v27 = _mm512_permutex2var_epi64(v16, _mm512_load_si512(kIndex3), v18);
+  const __m512i v28 = _mm512_permutex2var_epi64(v15, _mm512_load_si512(kIndex4), v17);
+  const __m512i v29 = _mm512_permutex2var_epi64(v16, _mm512_load_si512(kIndex4), v18);
+  const __m512i v30 = _mm512_permutex2var_epi64(v10, _mm512_load_si512(kIndex5), v19);
+  const __m512i v31 = _mm512_permutex2var_epi64(v20, _mm512_load_si512(kIndex3), v21);
+  const __m512i v32 = _mm512_permutex2var_epi64(v10, _mm512_load_si512(kIndex6), v19);
+  const __m512i v33 = _mm512_permutex2var_epi64(v20, _mm512_load_si512(kIndex4), v21);
+  const __m512i v34 = _mm512_permutex2var_epi64(v22, _mm512_load_si512(kIndex7), v26);
+  const __m512i v35 = _mm512_permutex2var_epi64(v23, _mm512_load_si512(kIndex7), v27);
+  const __m512i v36 = _mm512_permutex2var_epi64(v24, _mm512_load_si512(kIndex7), v28);
+  const __m512i v37 = _mm512_permutex2var_epi64(v25, _mm512_load_si512(kIndex7), v29);
+  const __m512i v38 = _mm512_permutex2var_epi64(v22, _mm512_load_si512(kIndex8), v26);
+  const __m512i v39 = _mm512_permutex2var_epi64(v23, _mm512_load_si512(kIndex8), v27);
+  const __m512i v40 = _mm512_permutex2var_epi64(v24, _mm512_load_si512(kIndex8), v28);
+  const __m512i v41 = _mm512_permutex2var_epi64(v25, _mm512_load_si512(kIndex8), v29);
+  const __m512i v42 = _mm512_permutex2var_epi64(v30, _mm512_load_si512(kIndex9), v30);
+  const __m512i v43 = _mm512_permutex2var_epi64(v31, _mm512_load_si512(kIndex9), v31);
+  const __m512i v44 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex9), v32);
+  const __m512i v45 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex9), v33);
+  const __m512i v46 = _mm512_permutex2var_epi64(v30, _mm512_load_si512(kIndex10), v34);
+  const __m512i v47 = _mm512_permutex2var_epi64(v31, _mm512_load_si512(kIndex10), v35);
+  const __m512i v48 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex10), v36);
+  const __m512i v49 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex10), v37);
+  const __m512i v50 = _mm512_permutex2var_epi64(v38, _mm512_load_si512(kIndex11), v42);
+  const __m512i v51 = _mm512_permutex2var_epi64(v39, _mm512_load_si512(kIndex11), v43);
+  const __m512i v52 = _mm512_permutex2var_epi64(v40, _mm512_load_si512(kIndex11), v44);
+  const __m512i v53 = _mm512_permutex2var_epi64(v41, _mm512_load_si512(kIndex11), v45);
+  const __m512i v54 = _mm512_permutex2var_epi64(v30, _mm512_load_si512(kIndex12), v34);
+  const __m512i v55 = _mm512_permutex2var_epi64(v31, _mm512_load_si512(kIndex12), v35);
+  const __m512i v56 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex12), v36);
+  const __m512i v57 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex12), v37);
+  const __m512i v58 = _mm512_permutex2var_epi64(v38, _mm512_load_si512(kIndex13), v42);
+  const __m512i v59 = _mm512_permutex2var_epi64(v39, _mm512_load_si512(kIndex13), v43);
+  const __m512i v60 = _mm512_permutex2var_epi64(v40, _mm512_load_si512(kIndex13), v44);
+  const __m512i v61 = _mm512_permutex2var_epi64(v41, _mm512_load_si512(kIndex13), v45);
+  _mm512_mask_storeu_epi32(out + 0, static_cast<__mmask16>(0x7ffu), v46);
+  _mm512_mask_storeu_epi32(out + 33, static_cast<__mmask16>(0x7ffu), v47);
+  _mm512_mask_storeu_epi32(out + 66, static_cast<__mmask16>(0x7ffu), v48);
+  _mm512_mask_storeu_epi32(out + 99, static_cast<__mmask16>(0x7ffu), v49);
+  _mm512_mask_storeu_epi32(out + 132, static_cast<__mmask16>(0x7ffu), v50);
+  _mm512_mask_storeu_epi32(out + 165, static_cast<__mmask16>(0x7ffu), v51);
+  _mm512_mask_storeu_epi32(out + 198, static_cast<__mmask16>(0x7ffu), v52);
+  _mm512_mask_storeu_epi32(out + 231, static_cast<__mmask16>(0x7ffu), v53);
+  _mm512_mask_storeu_epi32(out + 264, static_cast<__mmask16>(0x7ffu), v54);
+  _mm512_mask_storeu_epi32(out + 297, static_cast<__mmask16>(0x7ffu), v55);
+  _mm512_mask_storeu_epi32(out + 330, static_cast<__mmask16>(0x7ffu), v56);
+  _mm512_mask_storeu_epi32(out + 363, static_cast<__mmask16>(0x7ffu), v57);
+  _mm512_mask_storeu_epi32(out + 396, static_cast<__mmask16>(0x7ffu), v58);
+  _mm512_mask_storeu_epi32(out + 429, static_cast<__mmask16>(0x7ffu), v59);
+  _mm512_mask_storeu_epi32(out + 462, static_cast<__mmask16>(0x7ffu), v60);
+  _mm512_mask_storeu_epi32(out + 495, static_cast<__mmask16>(0x7ffu), v61);
+}
+
+// paper_f32_27p5_p41203_tile_block2 (axis 3 tail (11 of 16)): 16 loads, 59 shuffles, 11 stores.
+inline void paper_f32_27p5_p41203_tile_block2(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
+  alignas(64) static const std::int32_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 0, 0, 0, 0};
+  alignas(64) static const std::int32_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 0, 0, 0, 0, 0, 0};
+  alignas(64) static const std::int64_t kIndex2[8] = {0, 8, 2, 10, 4, 12, 0, 0};
+  alignas(64) static const std::int64_t kIndex3[8] = {1, 9, 3, 11, 5, 13, 0, 0};
+  alignas(64) static const std::int64_t kIndex4[8] = {1, 9, 3, 11, 0, 0, 0, 0};
+  alignas(64) static const std::int64_t kIndex5[8] = {0, 1, 8, 9, 4, 5, 12, 13};
+  alignas(64) static const std::int64_t kIndex6[8] = {0, 1, 8, 9, 0, 0, 0, 0};
+  alignas(64) static const std::int64_t kIndex7[8] = {2, 3, 10, 11, 0, 0, 0, 0};
+  alignas(64) static const std::int64_t kIndex8[8] = {0, 1, 2, 3, 8, 9, 10, 11};
+  alignas(64) static const std::int64_t kIndex9[8] = {4, 5, 6, 7, 12, 13, 14, 15};
+  const __m512i v0 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 0);
+  const __m512i v1 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 27);
+  const __m512i v2 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 54);
+  const __m512i v3 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 81);
+  const __m512i v4 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 108);
+  const __m512i v5 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 135);
+  const __m512i v6 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 162);
+  const __m512i v7 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 189);
+  const __m512i v8 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 216);
+  const __m512i v9 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 243);
+  const __m512i v10 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 270);
+  const __m512i v11 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 297);
+  const __m512i v12 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 324);
+  const __m512i v13 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 351);
+  const __m512i v14 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 378);
+  const __m512i v15 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 405);
+  const __m512i v16 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex0), v1);
+  const __m512i v17 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex1), v1);
+  const __m512i v18 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex0), v3);
+  const __m512i v19 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex1), v3);
+  const __m512i v20 = _mm512_permutex2var_epi32(v4, _mm512_load_si512(kIndex0), v5);
+  const __m512i v21 = _mm512_permutex2var_epi32(v4, _mm512_load_si512(kIndex1), v5);
+  const __m512i v22 = _mm512_permutex2var_epi32(v6, _mm512_load_si512(kIndex0), v7);
+  const __m512i v23 = _mm512_permutex2var_epi32(v6, _mm512_load_si512(kIndex1), v7);
+  const __m512i v24 = _mm512_permutex2var_epi32(v8, _mm512_load_si512(kIndex0), v9);
+  const __m512i v25 = _mm512_permutex2var_epi32(v8, _mm512_load_si512(kIndex1), v9);
+  const __m512i v26 = _mm512_permutex2var_epi32(v10, _mm512_load_si512(kIndex0), v11);
+  const __m512i v27 = _mm512_permutex2var_epi32(v10, _mm512_load_si512(kIndex1), v11);
+  const __m512i v28 = _mm512_permutex2var_epi32(v12, _mm512_load_si512(kIndex0), v13);
+  const __m512i v29 = _mm512_permutex2var_epi32(v12, _mm512_load_si512(kIndex1), v13);
+  const __m512i v30 = _mm512_permutex2var_epi32(v14, _mm512_load_si512(kIndex0), v15);
+  const __m512i v31 = _mm512_permutex2var_epi32(v14, _mm512_load_si512(kIndex1), v15);
+  const __m512i v32 = _mm512_permutex2var_epi64(v16, _mm512_load_si512(kIndex2), v18);
+  const __m512i v33 = _mm512_permutex2var_epi64(v17, _mm512_load_si512(kIndex2), v19);
+  const __m512i v34 = _mm512_permutex2var_epi64(v16, _mm512_load_si512(kIndex3), v18);
+  const __m512i v35 = _mm512_permutex2var_epi64(v17, _mm512_load_si512(kIndex4), v19);
+  const __m512i v36 = _mm512_permutex2var_epi64(v20, _mm512_load_si512(kIndex2), v22);
+  const __m512i v37 = _mm512_permutex2var_epi64(v21, _mm512_load_si512(kIndex2), v23);
+  const __m512i v38 = _mm512_permutex2var_epi64(v20, _mm512_load_si512(kIndex3), v22);
+  const __m512i v39 = _mm512_permutex2var_epi64(v21, _mm512_load_si512(kIndex4), v23);
+  const __m512i v40 = _mm512_permutex2var_epi64(v24, _mm512_load_si512(kIndex2), v26);
+  const __m512i v41 = _mm512_permutex2var_epi64(v25, _mm512_load_si512(kIndex2), v27);
+  const __m512i v42 = _mm512_permutex2var_epi64(v24, _mm512_load_si512(kIndex3), v26);
+  const __m512i v43 = _mm512_permutex2var_epi64(v25, _mm512_load_si512(kIndex4), v27);
+  const __m512i v44 = _mm512_permutex2var_epi64(v28, _mm512_load_si512(kIndex2), v30);
+  const __m512i v45 = _mm512_permutex2var_epi64(v29, _mm512_load_si512(kIndex2), v31);
+  const __m512i v46 = _mm512_permutex2var_epi64(v28, _mm512_load_si512(kIndex3), v30);
+  const __m512i v47 = _mm512_permutex2var_epi64(v29, _mm512_load_si512(kIndex4), v31);
+  const __m512i v48 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex5), v36);
+  const __m512i v49 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex5), v37);
+  const __m512i v50 = _mm512_permutex2var_epi64(v34, _mm512_load_si512(kIndex5), v38);
+  const __m512i v51 = _mm512_permutex2var_epi64(v35, _mm512_load_si512(kIndex6), v39);
+  const __m512i v52 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex7), v36);
+  const __m512i v53 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex7), v37);
+  const __m512i v54 = _mm512_permutex2var_epi64(v34, _mm512_load_si512(kIndex7), v38);
+  const __m512i v55 = _mm512_permutex2var_epi64(v35, _mm512_load_si512(kIndex7), v39);
+  const __m512i v56 = _mm512_permutex2var_epi64(v40, _mm512_load_si512(kIndex5), v44);
+  const __m512i v57 = _mm512_permutex2var_epi64(v41, _mm512_load_si512(kIndex5), v45);
+  const __m512i v58 = _mm512_permutex2var_epi64(v42, _mm512_load_si512(kIndex5), v46);
+  const __m512i v59 = _mm512_permutex2var_epi64(v43, _mm512_load_si512(kIndex6), v47);
+  const __m512i v60 = _mm512_permutex2var_epi64(v40, _mm512_load_si512(kIndex7), v44);
+  const __m512i v61 = _mm512_permutex2var_epi64(v41, _mm512_load_si512(kIndex7), v45);
+  const __m512i v62 = _mm512_permutex2var_epi64(v42, _mm512_load_si512(kIndex7), v46);
+  const __m512i v63 = _mm512_permutex2var_epi64(v43, _mm512_load_si512(kIndex7), v47);
+  const __m512i v64 = _mm512_permutex2var_epi64(v48, _mm512_load_si512(kIndex8), v56);
+  const __m512i v65 = _mm512_permutex2var_epi64(v49, _mm512_load_si512(kIndex8), v57);
+  const __m512i v66 = _mm512_permutex2var_epi64(v50, _mm512_load_si512(kIndex8), v58);
+  const __m512i v67 = _mm512_permutex2var_epi64(v51, _mm512_load_si512(kIndex8), v59);
+  const __m512i v68 = _mm512_permutex2var_epi64(v52, _mm512_load_si512(kIndex8), v60);
+  const __m512i v69 = _mm512_permutex2var_epi64(v53, _mm512_load_si512(kIndex8), v61);
+  const __m512i v70 = _mm512_permutex2var_epi64(v54, _mm512_load_si512(kIndex8), v62);
+  const __m512i v71 = _mm512_permutex2var_epi64(v55, _mm512_load_si512(kIndex8), v63);
+  const __m512i v72 = _mm512_permutex2var_epi64(v48, _mm512_load_si512(kIndex9), v56);
+  const __m512i v73 = _mm512_permutex2var_epi64(v49, _mm512_load_si512(kIndex9), v57);
+  const __m512i v74 = _mm512_permutex2var_epi64(v50, _mm512_load_si512(kIndex9), v58);
+  _mm512_storeu_si512(out + 0, v64);
+  _mm512_storeu_si512(out + 33, v65);
+  _mm512_storeu_si512(out + 66, v66);
+  _mm512_storeu_si512(out + 99, v67);
+  _mm512_storeu_si512(out + 132, v68);
+  _mm512_storeu_si512(out + 165, v69);
+  _mm512_storeu_si512(out + 198, v70);
+  _mm512_storeu_si512(out + 231, v71);
+  _mm512_storeu_si512(out + 264, v72);
+  _mm512_storeu_si512(out + 297, v73);
+  _mm512_storeu_si512(out + 330, v74);
+}
+
+// paper_f32_27p5_p41203_tile_block3 (axis 2 tail (11 of 16), axis 3 tail (11 of 16)): 11 loads, 46 shuffles, 11 stores.
+inline void paper_f32_27p5_p41203_tile_block3(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
+  alignas(64) static const std::int32_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 0, 0, 0, 0};
+  alignas(64) static const std::int32_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 0, 0, 0, 0, 0, 0};
+  alignas(64) static const std::int32_t kIndex2[16] = {1, 0, 3, 0, 5, 0, 7, 0, 9, 0, 0, 0, 0, 0, 0, 0};
+  alignas(64) static const std::int64_t kIndex3[8] = {0, 8, 2, 10, 4, 12, 0, 0};
+  alignas(64) static const std::int64_t kIndex4[8] = {1, 9, 3, 11, 5, 13, 0, 0};
+  alignas(64) static const std::int64_t kIndex5[8] = {1, 9, 3, 11, 0, 0, 0, 0};
+  alignas(64) static const std::int64_t kIndex6[8] = {8, 0, 10, 2, 12, 4, 0, 0};
+  alignas(64) static const std::int64_t kIndex7[8] = {9, 1, 11, 3, 13, 5, 0, 0};
+  alignas(64) static const std::int64_t kIndex8[8] = {0, 1, 8, 9, 4, 5, 12, 13};
+  alignas(64) static const std::int64_t kIndex9[8] = {0, 1, 8, 9, 0, 0, 0, 0};
+  alignas(64) static const std::int64_t kIndex10[8] = {2, 3, 10, 11, 0, 0, 0, 0};
+  alignas(64) static const std::int64_t kIndex11[8] = {2, 3, 0, 0, 0, 0, 0, 0};
+  alignas(64) static const std::int64_t kIndex12[8] = {8, 9, 10, 11, 0, 1, 0, 0};
+  alignas(64) static const std::int64_t kIndex13[8] = {0, 1, 2, 3, 8, 9, 0, 0};
+  alignas(64) static const std::int64_t kIndex14[8] = {12, 13, 14, 15, 4, 5, 0, 0};
+  const __m512i v0 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 0);
+  const __m512i v1 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 27);
+  const __m512i v2 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 54);
+  const __m512i v3 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 81);
+  const __m512i v4 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 108);
+  const __m512i v5 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 135);
+  const __m512i v6 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 162);
+  const __m512i v7 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 189);
+  const __m512i v8 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 216);
+  const __m512i v9 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 243);
+  const __m512i v10 = _mm512_maskz_loadu_epi32(static_cast<__mmask16>(0x7ffu), in + 270);
+  const __m512i v11 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex0), v1);
+  const __m512i v12 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex1), v1);
+  const __m512i v13 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex0), v3);
+  const __m512i v14 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex1), v3);
+  const __m512i v15 = _mm512_permutex2var_epi32(v4, _mm512_load_si512(kIndex0), v5);
+  const __m512i v16 = _mm512_permutex2var_epi32(v4, _mm512_load_si512(kIndex1), v5);
+  const __m512i v17 = _mm512_permutex2var_epi32(v6, _mm512_load_si512(kIndex0), v7);
+  const __m512i v18 = _mm512_permutex2var_epi32(v6, _mm512_load_si512(kIndex1), v7);
+  const __m512i v19 = _mm512_permutex2var_epi32(v8, _mm512_load_si512(kIndex0), v9);
+  const __m512i v20 = _mm512_permutex2var_epi32(v8, _mm512_load_si512(kIndex1), v9);
+  const __m512i v21 = _mm512_permutex2var_epi32(v10, _mm512_load_si512(kIndex2), v10);
+  const __m512i v22 = _mm512_permutex2var_epi64(v11, _mm512_load_si512(kIndex3), v13);
+  const __m512i v23 = _mm512_permutex2var_epi64(v12, _mm512_load_si512(kIndex3), v14);
+  const __m512i v24 = _mm512_permutex2var_epi64(v11, _mm512_load_si512(kIndex4), v13);
+  const __m512i v25 = _mm512_permutex2var_epi64(v12, _mm512_load_si512(kIndex5), v14);
+  const __m512i v26 = _mm512_permutex2var_epi64(v15, _mm512_load_si512(kIndex3), v17);
+  const __m512i v27 = _mm512_permutex2var_epi64(v16, _mm512_load_si512(kIndex3), v18);
+  const __m512i v28 = _mm512_permutex2var_epi64(v15, _mm512_load_si512(kIndex4), v17);
+  const __m512i v29 = _mm512_permutex2var_epi64(v16, _mm512_load_si512(kIndex5), v18);
+  const __m512i v30 = _mm512_permutex2var_epi64(v10, _mm512_load_si512(kIndex6), v19);
+  const __m512i v31 = _mm512_permutex2var_epi64(v20, _mm512_load_si512(kIndex3), v21);
+  const __m512i v32 = _mm512_permutex2var_epi64(v10, _mm512_load_si512(kIndex7), v19);
+  const __m512i v33 = _mm512_permutex2var_epi64(v20, _mm512_load_si512(kIndex5), v21);
+  const __m512i v34 = _mm512_permutex2var_epi64(v22, _mm512_load_si512(kIndex8), v26);
+  const __m512i v35 = _mm512_permutex2var_epi64(v23, _mm512_load_si512(kIndex8), v27);
+  const __m512i v36 = _mm512_permutex2var_epi64(v24, _mm512_load_si512(kIndex8), v28);
+  const __m512i v37 = _mm512_permutex2var_epi64(v25, _mm512_load_si512(kIndex9), v29);
+  const __m512i v38 = _mm512_permutex2var_epi64(v22, _mm512_load_si512(kIndex10), v26);
+  const __m512i v39 = _mm512_permutex2var_epi64(v23, _mm512_load_si512(kIndex10), v27);
+  const __m512i v40 = _mm512_permutex2var_epi64(v24, _mm512_load_si512(kIndex10), v28);
+  const __m512i v41 = _mm512_permutex2var_epi64(v25, _mm512_load_si512(kIndex10), v29);
+  const __m512i v42 = _mm512_permutex2var_epi64(v30, _mm512_load_si512(kIndex11), v30);
+  const __m512i v43 = _mm512_permutex2var_epi64(v31, _mm512_load_si512(kIndex11), v31);
+  const __m512i v44 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex11), v32);
+  const __m512i v45 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex11), v33);
+  const __m512i v46 = _mm512_permutex2var_epi64(v30, _mm512_load_si512(kIndex12), v34);
+  const __m512i v47 = _mm512_permutex2var_epi64(v31, _mm512_load_si512(kIndex12), v35);
+  const __m512i v48 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex12), v36);
+  const __m512i v49 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex12), v37);
+  const __m512i v50 = _mm512_permutex2var_epi64(v38, _mm512_load_si512(kIndex13), v42);
+  const __m512i v51 = _mm512_permutex2var_epi64(v39, _mm512_load_si512(kIndex13), v43);
+  const __m512i v52 = _mm512_permutex2var_epi64(v40, _mm512_load_si512(kIndex13), v44);
+  const __m512i v53 = _mm512_permutex2var_epi64(v41, _mm512_load_si512(kIndex13), v45);
+  const __m512i v54 = _mm512_permutex2var_epi64(v30, _mm512_load_si512(kIndex14), v34);
+  const __m512i v55 = _mm512_permutex2var_epi64(v31, _mm512_load_si512(kIndex14), v35);
+  const __m512i v56 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex14), v36);
+  _mm512_mask_storeu_epi32(out + 0, static_cast<__mmask16>(0x7ffu), v46);
+  _mm512_mask_storeu_epi32(out + 33, static_cast<__mmask16>(0x7ffu), v47);
+  _mm512_mask_storeu_epi32(out + 66, static_cast<__mmask16>(0x7ffu), v48);
+  _mm512_mask_storeu_epi32(out + 99, static_cast<__mmask16>(0x7ffu), v49);
+  _mm512_mask_storeu_epi32(out + 132, static_cast<__mmask16>(0x7ffu), v50);
+  _mm512_mask_storeu_epi32(out + 165, static_cast<__mmask16>(0x7ffu), v51);
+  _mm512_mask_storeu_epi32(out + 198, static_cast<__mmask16>(0x7ffu), v52);
+  _mm512_mask_storeu_epi32(out + 231, static_cast<__mmask16>(0x7ffu), v53);
+  _mm512_mask_storeu_epi32(out + 264, static_cast<__mmask16>(0x7ffu), v54);
+  _mm512_mask_storeu_epi32(out + 297, static_cast<__mmask16>(0x7ffu), v55);
+  _mm512_mask_storeu_epi32(out + 330, static_cast<__mmask16>(0x7ffu), v56);
+}
+
+// Software prefetch: the 16 lines that block 0 loads, 2125764 bytes (one step of the loop above the innermost) ahead.
+inline void paper_f32_27p5_p41203_tile_prefetch(const paper_f32_27p5_p41203_elem* in) {
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(in) + 2125764;
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 0), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 64), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 192), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 320), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 384), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 512), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 640), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 704), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 832), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 960), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1024), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1152), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1280), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1344), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1472), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1600), 0, 2);
+}
+
+// Runs flat iterations [begin, end) of the loop nest (outermost first):
+//   i0: count 2, in_stride 432, out_stride 16, tail bit 0  (axis 2 in chunks of 16 (last: 11))
+//   i1: count 2, in_stride 16, out_stride 528, tail bit 1  (axis 3 in chunks of 16 (last: 11))
+void paper_f32_27p5_p41203_tile_run(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out, std::int64_t begin, std::int64_t end) {
+  // Decode the first iteration once; afterwards offsets step incrementally.
+  std::int64_t i0 = begin / 2;
+  std::int64_t i1 = begin % 2;
+  std::int64_t in_off = i0 * 432 + i1 * 16;
+  std::int64_t out_off = i0 * 16 + i1 * 528;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i1 + (end - it < 2 - i1 ? end - it : 2 - i1);
+    it += stop - i1;
+    switch (i0 == 1 ? 1 : 0) {
+      case 0: {
+        const std::int64_t full_stop = stop < 1 ? stop : 1;
+        for (; i1 < full_stop; ++i1, in_off += 16, out_off += 528) { paper_f32_27p5_p41203_tile_prefetch(in + in_off); paper_f32_27p5_p41203_tile_block0(in + in_off, out + out_off); }
+        if (i1 < stop) {
+          paper_f32_27p5_p41203_tile_block2(in + in_off, out + out_off);
+          ++i1, in_off += 16, out_off += 528;
+        }
+        break;
+      }
+      case 1: {
+        const std::int64_t full_stop = stop < 1 ? stop : 1;
+        for (; i1 < full_stop; ++i1, in_off += 16, out_off += 528) { paper_f32_27p5_p41203_tile_prefetch(in + in_off); paper_f32_27p5_p41203_tile_block1(in + in_off, out + out_off); }
+        if (i1 < stop) {
+          paper_f32_27p5_p41203_tile_block3(in + in_off, out + out_off);
+          ++i1, in_off += 16, out_off += 528;
+        }
+        break;
+      }
+    }
+    if (i1 == 2) {
+      i1 = 0;
+      in_off += 400;
+      out_off -= 1040;
+      ++i0;
+    }
+  }
+}
+
+// Output lines assembled (ir/assembly.h): each tile (loops 2..3, 4 flat iterations) reads one
+// contiguous input region and writes a piece of 108 bytes to each of 27 output streams, which loop
+// 1 (axis 0) continues tile after tile. Byte offsets of each stream's piece from the tile's
+// output base, and from the buffer's base:
+static const std::int64_t paper_f32_27p5_p41203_stream_out[27] = {
+    0, 2125764, 4251528, 6377292, 8503056, 10628820, 12754584, 14880348,
+    17006112, 19131876, 21257640, 23383404, 25509168, 27634932, 29760696, 31886460,
+    34012224, 36137988, 38263752, 40389516, 42515280, 44641044, 46766808, 48892572,
+    51018336, 53144100, 55269864,
+};
+static const std::int64_t paper_f32_27p5_p41203_stream_buf[27] = {
+    0, 132, 264, 396, 528, 660, 792, 924,
+    1056, 1188, 1320, 1452, 1584, 1716, 1848, 1980,
+    2112, 2244, 2376, 2508, 2640, 2772, 2904, 3036,
+    3168, 3300, 3432,
+};
+
+void paper_f32_27p5_p41203_run_assembled(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out, std::int64_t begin, std::int64_t end) {
+  const std::int64_t first = (begin + 3) / 4, last = end / 4;  // whole tiles
+  // The buffer (3712 bytes) and the carry lines (1728 bytes), on a line.
+  void* const mem = first < last ? std::malloc(5504) : nullptr;
+  if (!mem) {
+    paper_f32_27p5_p41203_run(in, out, begin, end);
+    return;
+  }
+  if (begin < first * 4) paper_f32_27p5_p41203_run(in, out, begin, first * 4);
+  unsigned char* const stage = static_cast<unsigned char*>(mem) + (64 - reinterpret_cast<std::uintptr_t>(mem) % 64);
+  unsigned char* const carry = stage + 3712;
+  const std::int64_t piece = 108;
+  std::int64_t t0 = first / 27;
+  std::int64_t t1 = first % 27;
+  std::int64_t in_off = t0 * 729 + t1 * 531441;
+  std::int64_t out_off = t0 * 729 + t1 * 27;
+  for (std::int64_t t = first; t < last; ++t) {
+    unsigned char* const dst = reinterpret_cast<unsigned char*>(out + out_off);
+    unsigned char* const buf = stage + reinterpret_cast<std::uintptr_t>(dst) % 64;
+    paper_f32_27p5_p41203_tile_run(in + in_off, reinterpret_cast<paper_f32_27p5_p41203_elem*>(buf), 0, 4);
+    const bool cont_in = t > first && t1 != 0;
+    const bool cont_out = t + 1 < last && t1 != 26;
+    for (std::int64_t s = 0; s < 27; ++s) {
+      unsigned char* const d = dst + paper_f32_27p5_p41203_stream_out[s];
+      const unsigned char* const b = buf + paper_f32_27p5_p41203_stream_buf[s];
+      unsigned char* const c = carry + s * 64;
+      const unsigned a = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(d) % 64);
+      unsigned char* const line = d - a;
+      const unsigned char* const from = b - a;
+      const std::int64_t stop = a + piece;
+      std::int64_t i = 0;
+      if (a) {
+        const __m512i v = _mm512_load_si512(from);
+        const __mmask64 m = _cvtu64_mask64(~0ull << a);
+        if (cont_in)
+          _mm512_stream_si512(reinterpret_cast<__m512i*>(line), _mm512_mask_blend_epi8(m, _mm512_load_si512(c), v));
+        else
+          _mm512_mask_storeu_epi8(line, m, v);
+        i = 64;
+      }
+      for (; i + 64 <= stop; i += 64)
+        _mm512_stream_si512(reinterpret_cast<__m512i*>(line + i), _mm512_load_si512(from + i));
+      if (i < stop) {
+        const __m512i v = _mm512_load_si512(from + i);
+        if (cont_out)
+          _mm512_store_si512(c, v);
+        else
+          _mm512_mask_storeu_epi8(line + i, _cvtu64_mask64(~0ull >> (64 - (stop - i))), v);
+      }
+    }
+    in_off += 531441;
+    out_off += 27;
+    if (++t1 == 27) {
+      t1 = 0;
+      in_off -= 14348907;
+      out_off -= 729;
+      in_off += 729;
+      out_off += 729;
+      ++t0;
+    }
+  }
+  _mm_sfence();  // order the streaming stores before returning
+  std::free(mem);
+  if (last * 4 < end) paper_f32_27p5_p41203_run(in, out, last * 4, end);
+}
+
 }  // namespace
 
 extern "C" void paper_f32_27p5_p41203(const void* in, void* out) {
-  paper_f32_27p5_p41203_run(static_cast<const paper_f32_27p5_p41203_elem*>(in), static_cast<paper_f32_27p5_p41203_elem*>(out), 0, 78732);
+  paper_f32_27p5_p41203_run_assembled(static_cast<const paper_f32_27p5_p41203_elem*>(in), static_cast<paper_f32_27p5_p41203_elem*>(out), 0, 78732);
 }
 
 extern "C" void paper_f32_27p5_p41203_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
-  paper_f32_27p5_p41203_run(static_cast<const paper_f32_27p5_p41203_elem*>(in), static_cast<paper_f32_27p5_p41203_elem*>(out),
+  paper_f32_27p5_p41203_run_assembled(static_cast<const paper_f32_27p5_p41203_elem*>(in), static_cast<paper_f32_27p5_p41203_elem*>(out),
       gentt_part_begin(78732, part, nparts), gentt_part_begin(78732, part + 1, nparts));
 }
 

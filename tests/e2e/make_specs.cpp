@@ -96,6 +96,13 @@ int main(int argc, char** argv) {
     // straight across with its whole lines streamed (ir/staging.h, plan_row_streaming).
     const bool kept_rows = c == 3 && x86 && cases > 3 && !random_only;
     if (kept_rows) p = {{7, 3, 130}, {1, 0, 2}, 4};
+    // AVX-512: output lines assembled across tiles (ir/assembly.h), asking for streaming stores:
+    // 77 streams of 72-byte pieces with tails in both block axes; 9 streams of uint16 pieces of
+    // 370 bytes, a block axis of 4 beside them.
+    const bool avx512_level = isa == "avx512" || isa == "avx512skx";
+    const bool assembled = avx512_level && (c == 4 || c == 5) && cases > 5 && !random_only;
+    if (assembled && c == 4) p = {{5, 7, 9, 11}, {1, 3, 0, 2}, 8};
+    if (assembled && c == 5) p = {{11, 5, 37, 9}, {3, 0, 2, 1}, 2};
     const bool streaming = x86 && c >= cases - cases / 4;
     if (streaming) make_streamable(p, rng, isa == "avx2" ? 32 : 64);
     // The eighth before them ask for streaming stores on any shape: where no streaming variant
@@ -104,7 +111,7 @@ int main(int argc, char** argv) {
     const bool staged = x86 && !streaming && c >= cases - cases / 4 - cases / 8 && c > 2;
     // avx512skx moves single bytes without VBMI (word permutes and in-lane byte shuffles): half of
     // its other cases get byte-unit elements.
-    if (isa == "avx512skx" && !streaming && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
+    if (isa == "avx512skx" && !streaming && !assembled && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
     nlohmann::ordered_json k;
     const std::string name = prefix + std::to_string(c);
     k["name"] = name;
@@ -113,7 +120,7 @@ int main(int argc, char** argv) {
     k["perm"] = p.perm;
     k["isa"] = isa;
     if (vector_bits) k["vector_bits"] = vector_bits;
-    if (streaming || staged || kept_rows) k["stores"] = "streaming";
+    if (streaming || staged || kept_rows || assembled) k["stores"] = "streaming";
     specs[c % shards]["kernels"].push_back(k);
     arm_cases.push_back({name, p.elem_bytes, p.shape, p.perm});
   }

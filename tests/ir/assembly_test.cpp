@@ -1,0 +1,143 @@
+// ir/assembly.h: the assembled walk (tiles of the input's innermost axes, a chain loop above
+// them), the buffer's strides and the streams that send each tile's pieces out.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <map>
+
+#include "ir/assembly.h"
+#include "ir/block_space.h"
+#include "ir/canonical.h"
+#include "ir/pipeline.h"
+#include "ir/plan.h"
+#include "ir/stream.h"
+#include "tests/ir/random_problem.h"
+
+using namespace gentt;
+
+namespace {
+
+int lanes_of(int64_t elem_bytes) {
+  return static_cast<int>(std::bit_floor(static_cast<uint64_t>(std::max<int64_t>(1, 64 / elem_bytes))));
+}
+
+// Every element a tile writes, placed through the buffer and through `out`: each must land in
+// one stream's piece at the same position both ways, every position of every piece exactly once,
+// and the tile must read only its input region.
+void check_tile(const Plan& plan, const AssemblyPlan& a) {
+  const BlockSpace real(plan), virt(a.tile_plan);
+  const std::vector<LoopDim> tile(a.walk.loops.begin() + a.level, a.walk.loops.end());
+  REQUIRE(tile.size() == a.tile_walk.loops.size());
+  const int64_t streams = static_cast<int64_t>(a.stream_out.size());
+  std::map<int64_t, int64_t> by_buf;  // stream_buf -> stream
+  for (int64_t s = 0; s < streams; ++s) {
+    by_buf[a.stream_buf[s]] = s;
+    CHECK((a.stream_buf[s] - a.stream_out[s]) % (kLineBytes / plan.problem.elem_bytes) == 0);
+    CHECK(a.stream_buf[s] + a.piece <= a.buffer_elements);
+  }
+  REQUIRE(static_cast<int64_t>(by_buf.size()) == streams);
+  std::vector<int> hits(static_cast<size_t>(streams * a.piece), 0);
+  std::vector<int64_t> idx(tile.size(), 0);
+  for (int64_t it = 0; it < a.tile_iterations; ++it) {
+    int64_t rbase = 0, vbase = 0, ibase = 0;
+    int mask = 0;
+    for (size_t d = 0; d < tile.size(); ++d) {
+      rbase += idx[d] * tile[d].out_stride;
+      vbase += idx[d] * a.tile_walk.loops[d].out_stride;
+      ibase += idx[d] * tile[d].in_stride;
+      if (tile[d].tail_bit >= 0 && idx[d] == tile[d].count - 1) mask |= 1 << tile[d].tail_bit;
+    }
+    const std::vector<int64_t> valid = valid_extents(plan, a.walk, mask, nullptr);
+    int64_t ids = 1;
+    for (const auto& b : plan.block_axes) ids *= b.chunk;
+    for (int64_t id = 0; id < ids; ++id) {
+      if (!real.is_valid(id, valid)) continue;
+      const int64_t r = rbase + real.out_offset(id), v = vbase + virt.out_offset(id);
+      const int64_t in = ibase + real.in_offset(id);
+      CHECK((in >= 0 && in < a.region_elements));
+      auto s = by_buf.upper_bound(v);
+      REQUIRE(s != by_buf.begin());
+      --s;
+      const int64_t pos = v - s->first;
+      REQUIRE(pos < a.piece);
+      CHECK(r - a.stream_out[s->second] == pos);
+      ++hits[static_cast<size_t>(s->second * a.piece + pos)];
+    }
+    for (size_t d = tile.size(); d-- > 0;) {
+      if (++idx[d] < tile[d].count) break;
+      idx[d] = 0;
+    }
+  }
+  CHECK(std::all_of(hits.begin(), hits.end(), [](int h) { return h == 1; }));
+}
+
+}  // namespace
+
+TEST_CASE("assembly: 17^6 float64 (2,5,4,0,1,3), 289 streams of 136-byte pieces", "[assembly]") {
+  // Canonical (289, 17, 17, 17, 17) axes (1, 4, 3, 0, 2): the tile is input axes 2, 3, 4 (39304
+  // bytes), the output's innermost axis 2 the piece, axis 0 (289) the chain.
+  const Plan plan = make_plan(canonicalize(8, {17, 17, 17, 17, 17, 17}, {2, 5, 4, 0, 1, 3}), 8);
+  std::string why;
+  const auto a = plan_assembly(plan, &why);
+  REQUIRE(a);
+  CHECK(a->piece == 17);
+  CHECK(a->stream_out.size() == 289);
+  CHECK(a->region_elements == 4913);
+  CHECK(a->walk.loops[a->level - 1].axis == 0);
+  CHECK(a->walk.loops[a->level - 1].count == 289);
+  CHECK(a->tile_iterations == 3 * 17 * 3);  // chunks of axis 4, axis 3, chunks of axis 2
+  CHECK(a->buffer_elements == 4913);        // the output's own strides are congruent already
+  CHECK_THAT(a->reason, Catch::Contains("289 output streams"));
+  check_tile(plan, *a);
+}
+
+TEST_CASE("assembly: where it does not apply, and the pipeline's choice", "[assembly]") {
+  std::string why;
+  // A 2-D transpose: the output's innermost axis is the input's outermost.
+  const Plan flat = make_plan(canonicalize(4, {97, 1001}, {1, 0}), 16);
+  CHECK_FALSE(plan_assembly(flat, &why));
+  CHECK_THAT(why, Catch::Contains("span the whole input"));
+  // Kept rows keep their own walk (ir/staging.h, ir/row_order.h).
+  const Plan kept = make_plan(canonicalize(8, {15, 15, 15, 15, 15, 15}, {2, 0, 3, 4, 1, 5}), 8);
+  CHECK_FALSE(plan_assembly(kept, &why));
+  CHECK_THAT(why, Catch::Contains("kept innermost axis"));
+  // A tile too large for L2.
+  const Plan wide = make_plan(canonicalize(4, {116, 31, 148, 79}, {0, 2, 3, 1}), 16);
+  CHECK_FALSE(plan_assembly(wide, &why));
+  CHECK_THAT(why, Catch::Contains("more than 65536"));
+
+  auto problem = [](Isa isa, StoreMode stores) {
+    Problem p;
+    p.name = "k";
+    p.dtype = Dtype{"float64", 8};
+    p.shape = {17, 17, 17, 17, 17, 17};
+    p.perm = {2, 5, 4, 0, 1, 3};
+    p.target = Target{isa, isa == Isa::avx2 ? 256 : 512};
+    p.stores = stores;
+    return p;
+  };
+  const Lowered avx512 = run_pipeline(problem(Isa::avx512, StoreMode::automatic));
+  CHECK(avx512.kernel.assembly_level >= 1);
+  REQUIRE(avx512.kernel.assembly_tile.size() == 1);
+  CHECK(avx512.kernel.assembly_tile.front().prefetch_ahead == 83521);  // one step of the chain loop
+  CHECK(avx512.kernel.stage_level < 0);
+  CHECK(run_pipeline(problem(Isa::avx512, StoreMode::cached)).kernel.assembly_level < 0);
+  CHECK(run_pipeline(problem(Isa::avx2, StoreMode::automatic)).kernel.assembly_level < 0);
+}
+
+TEST_CASE("assembly: random plans' tiles place every element in its stream's piece", "[assembly][property]") {
+  std::mt19937_64 rng(2611);
+  int assembled = 0;
+  for (int c = 0; c < 3000; ++c) {
+    const test::RandomProblem p = test::random_problem(rng, 6, 6000);
+    const Plan plan = make_plan(canonicalize(p.elem_bytes, p.shape, p.perm), lanes_of(p.elem_bytes));
+    std::string why;
+    const auto a = plan_assembly(plan, &why, int64_t{1} << 40, 1);
+    if (!a) continue;
+    ++assembled;
+    INFO("shape " << plan.problem.shape.size() << " axes, element " << p.elem_bytes << " bytes, case " << c);
+    check_tile(plan, *a);
+  }
+  CHECK(assembled >= 40);
+}
