@@ -12,12 +12,14 @@
 
 #include "gentt/arguments.h"
 #include "gentt/cpu.h"
+#include "ir/assembly.h"
 #include "ir/loops.h"
 #include "ir/plan.h"
 #include "ir/problem.h"
 #include "ir/staging.h"
 #include "ir/stream.h"
 #include "ir/tiling.h"
+#include "runtime/engine/assembled.h"
 #include "runtime/engine/block_tables.h"
 #include "runtime/engine/engine.h"
 #include "runtime/engine/row_copy.h"
@@ -585,12 +587,51 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   if (simd && isa == EngineIsa::avx2) impl->cached = prepare(*tables, tiling, cached_options, "avx2");
   impl->isa = engine_isa_name(impl->cached ? isa : EngineIsa::scalar);
   if (!impl->cached) impl->cached = prepare(*tables, tiling, cached_options, "scalar");
+  // Output lines assembled across tiles (ir/assembly.h), as the generated AVX-512 kernels do: a
+  // large output written with cached stores, contiguous tensors, the AVX-512 engine. The walk
+  // replaces the cached one (tiled or not); iterations outside whole tiles run it directly.
+  std::string stage_note;
+  std::optional<BlockLoops> assembled_walk;
+  if (simd && is_avx512(isa) && impl->isa != "scalar" && !impl->transform && in_contiguous && out_contiguous &&
+      out_total >= kStageMinBytes) {
+    std::string why;
+    if (const std::optional<AssemblyPlan> a = plan_assembly(plan, &why)) {
+      const std::optional<engine::BlockTables> tile_tables = engine::make_block_tables(a->tile_plan, a->tile_walk);
+      engine::PrepareOptions tile_options;  // whole-vector loads inside the tile's input region
+      tile_options.in_hi = a->region_elements * elem_bytes;
+      tile_options.prefetch_ahead = a->walk.loops[a->level - 1].in_stride * elem_bytes;
+      std::unique_ptr<engine::PreparedBlocks> tile_blocks =
+          tile_tables ? engine::prepare_avx512(*tile_tables, elem_bytes, tile_options, isa == EngineIsa::avx512)
+                      : nullptr;
+      std::unique_ptr<engine::PreparedBlocks> direct =
+          tile_blocks ? engine::prepare_avx512(engine::with_loops(*tables, a->walk), elem_bytes, cached_options,
+                                               isa == EngineIsa::avx512)
+                      : nullptr;
+      if (direct) {
+        engine::AssemblyGeometry g;
+        for (int l = 0; l < a->level; ++l) {
+          g.outer_counts.push_back(a->walk.loops[l].count);
+          g.outer_in_steps.push_back(a->walk.loops[l].in_stride * elem_bytes);
+          g.outer_out_steps.push_back(a->walk.loops[l].out_stride * elem_bytes);
+        }
+        g.tile_iterations = a->tile_iterations;
+        g.piece_bytes = a->piece * elem_bytes;
+        for (size_t k = 0; k < a->stream_out.size(); ++k) {
+          g.stream_out.push_back(a->stream_out[k] * elem_bytes);
+          g.stream_buf.push_back(a->stream_buf[k] * elem_bytes);
+        }
+        g.buffer_bytes = a->buffer_elements * elem_bytes;
+        impl->cached = engine::make_assembled(std::move(direct), std::move(tile_blocks), std::move(g));
+        stage_note = "; assembled: " + a->reason;
+        assembled_walk = a->walk;
+      }
+    }
+  }
   // Staged output (ir/staging.h): a large contiguous output written with cached stores goes out
   // through tiles assembled in a buffer and streamed in whole lines (untiled nests only: the tiled
   // ones' regions are walked one after the other).
-  std::string stage_note;
-  if (simd && impl->isa != "scalar" && !impl->transform && out_contiguous && out_total >= kStageMinBytes &&
-      !tiling.tiled && tiling.regions.size() <= 1) {
+  if (!assembled_walk && simd && impl->isa != "scalar" && !impl->transform && out_contiguous &&
+      out_total >= kStageMinBytes && !tiling.tiled && tiling.regions.size() <= 1) {
     std::string why;
     if (const std::optional<StagePlan> stage = plan_staging(plan, tables->loops.loops, &why)) {
       engine::StageGeometry g;
@@ -694,10 +735,12 @@ PermutePlan plan_permute(const PermuteDesc& d) {
  text << "  " << impl->cached->describe() << "\n";
   if (impl->transform) text << "transform: " << impl->transform->describe() << "\n";
   for (const auto& r : plan.reasons) text << "  " << r << "\n";
-  text << tiling.reason << "\n";
+  text << (assembled_walk ? "loops: no cache tiles (the assembled walk: tiles of the input's innermost axes)"
+                          : tiling.reason)
+       << "\n";
   // The cached variant's loop nest, as the generated kernel's NAME_run comment prints it.
-  if (tiling.regions.size() <= 1)
-    for (const LoopDim& l : tables->loops.loops)
+  if (assembled_walk || tiling.regions.size() <= 1)
+    for (const LoopDim& l : assembled_walk ? assembled_walk->loops : tables->loops.loops)
       text << "  loop: count " << l.count << ", in_stride " << l.in_stride << ", out_stride " << l.out_stride
            << (l.tail_bit >= 0 ? ", tail bit " + std::to_string(l.tail_bit) : std::string()) << "  (" << l.what
            << ")\n";

@@ -20,6 +20,10 @@ struct Avx512 {
   static constexpr bool kLaneLocal = false;
   // Masked loads and stores of any byte mask (simd_body.h: LeanBody::uniform_run).
   static constexpr bool kMaskedAccess = true;
+  // AVX-512 blocks prefetch only where asked (PrepareOptions::prefetch_ahead: the next tile of an
+  // assembled walk, ir/assembly.h), into L2: prefetcht1 measured 0.48 of the best copy on 17^6
+  // float64 (2,5,4,0,1,3) in the generated kernels, prefetcht0 0.43.
+  static constexpr int kPrefetchLocality = 2;
   GENTT_SIMD_TARGET static V load(const char* p) { return _mm512_loadu_si512(p); }
   GENTT_SIMD_TARGET static V load_part(const char* p, int, unsigned long long mask) {
     return _mm512_maskz_loadu_epi8(mask, p);

@@ -334,9 +334,13 @@ std::optional<ProgramTables> tail_from_full(const ProgramTables& full, const Ful
 }  // namespace
 
 std::optional<BlockTables> make_block_tables(const Plan& plan, LoopOrder order) {
+  return make_block_tables(plan, make_block_loops(plan, order));
+}
+
+std::optional<BlockTables> make_block_tables(const Plan& plan, const BlockLoops& loops) {
   BlockTables tables;
   tables.lanes = plan.lanes;
-  tables.loops = make_block_loops(plan, order);
+  tables.loops = loops;
   const BlockSpace space(plan);
   Scratch& scratch = thread_scratch();
   fill_offsets(space, plan.block_bits(), scratch.in_offset, scratch.out_offset);
@@ -366,8 +370,12 @@ std::optional<BlockTables> make_block_tables(const Plan& plan, LoopOrder order) 
 }
 
 BlockTables with_loop_order(const BlockTables& tables, const Plan& plan, LoopOrder order) {
+  return with_loops(tables, make_block_loops(plan, order));
+}
+
+BlockTables with_loops(const BlockTables& tables, const BlockLoops& loops) {
   BlockTables out = tables;
-  out.loops = make_block_loops(plan, order);
+  out.loops = loops;
   const auto& from = tables.loops.tail_block_index;
   const auto& to = out.loops.tail_block_index;
   for (int mask = 0; mask < static_cast<int>(out.programs.size()); ++mask) {

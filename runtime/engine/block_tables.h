@@ -61,7 +61,12 @@ struct BlockTables {
 // strides (strided views whose rows are not contiguous): the caller uses the element path then.
 std::optional<BlockTables> make_block_tables(const Plan& plan, LoopOrder order);
 
+// The same, walking `loops` (make_block_loops of the plan, in any order: ir/assembly.h's walks).
+std::optional<BlockTables> make_block_tables(const Plan& plan, const BlockLoops& loops);
+
 // The same programs walked in another loop order (programs renumbered to its tail bits).
 BlockTables with_loop_order(const BlockTables& tables, const Plan& plan, LoopOrder order);
+// ... walking `loops`, the plan's loops in another order.
+BlockTables with_loops(const BlockTables& tables, const BlockLoops& loops);
 
 }  // namespace gentt::engine

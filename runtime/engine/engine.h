@@ -43,6 +43,10 @@ struct PrepareOptions {
   // once and share them between the nests (preparing them per nest cost up to 4x the planning
   // time of a large problem); null or one region: the tables' own loops.
   const std::vector<LoopRegion>* regions = nullptr;
+  // Input bytes from each block to the block whose lines it prefetches (lean bodies; on AVX-512
+  // into L2): the next tile's region of an assembled walk (ir/assembly.h). 0: the engine's own
+  // rule (AVX2 only, simd_body.h's lean_ahead).
+  std::int64_t prefetch_ahead = 0;
 };
 
 // nullptr when this engine cannot run the tables (element size, lanes); the caller falls back.

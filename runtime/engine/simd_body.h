@@ -65,7 +65,20 @@ struct Data {
   RowSink sink;              // conversion or scaling: registers go through a scratch to sink.fn
   std::int64_t in_elem_bytes = 0;
   std::int64_t in_lo = 0, in_hi = 0;  // PrepareOptions::in_lo, in_hi
+  std::int64_t prefetch_ahead = 0;    // PrepareOptions::prefetch_ahead
 };
+
+// __builtin_prefetch's locality for T's prefetches: T::kPrefetchLocality, else 3 (into L1).
+template <class T>
+constexpr int prefetch_locality() {
+  if constexpr (requires { T::kPrefetchLocality; })
+    return T::kPrefetchLocality;
+  else
+    return 3;
+}
+// As a variable: __builtin_prefetch needs a constant, and unoptimized builds do not fold the call.
+template <class T>
+inline constexpr int kPrefetchLocalityOf = prefetch_locality<T>();
 
 // Register r's offset from the block's first under Program's two-step affine rule.
 template <int R>
@@ -325,7 +338,8 @@ struct LeanBody {
 #pragma GCC unroll 64
         for (int r = 0; r < R; ++r)
           if ((loads >> r) & 1)
-            __builtin_prefetch(affine_addr<R>(from + u * in_step + ahead, from2 + u * in_step + ahead, r, ls, ls3), 0, 3);
+            __builtin_prefetch(affine_addr<R>(from + u * in_step + ahead, from2 + u * in_step + ahead, r, ls, ls3), 0,
+                               kPrefetchLocalityOf<T>);
     }
 #pragma GCC unroll 64
     for (int r = 0; r < R; ++r)
@@ -621,7 +635,8 @@ struct LeanBody {
     const std::int64_t load_step = ls, load_step2 = ls2;
     if (ahead) {
 #pragma GCC unroll 64
-      for (int r = 0; r < R; ++r) __builtin_prefetch(load_base + ahead + affine_at<R>(r, load_step, load_step2), 0, 3);
+      for (int r = 0; r < R; ++r)
+        __builtin_prefetch(load_base + ahead + affine_at<R>(r, load_step, load_step2), 0, kPrefetchLocalityOf<T>);
     }
     if (p.full_loads) {
 #pragma GCC unroll 64
@@ -779,7 +794,8 @@ GENTT_SIMD_TARGET void run_lean(const Data& d, const char* in, char* out, std::i
   const auto [in_lo, in_window] = input_window<T>(d, in);
   const Program& full = d.programs.front();
   LeanBody<T, RegBits, Passes, Fixed> body{d.programs.data(), d.in_elem_bytes, in_lo, in_window, d.stream,
-                                           lean_ahead<T>(d.loops), {}, full.full_loads && full.full_stores,
+                                           d.prefetch_ahead ? d.prefetch_ahead : lean_ahead<T>(d.loops), {},
+                                           full.full_loads && full.full_stores,
                                            full.load_base, full.store_base, full.load_step,
                                            full.load_step2, full.store_step, full.store_step2};
   std::memcpy(body.unit, full.pass_unit, sizeof body.unit);
@@ -911,6 +927,7 @@ class SimdBlocks final : public PreparedBlocks {
     data_.in_elem_bytes = in_elem_bytes;
     data_.in_lo = options.in_lo;
     data_.in_hi = options.in_hi;
+    data_.prefetch_ahead = options.prefetch_ahead;
     data_.loops = std::move(loops);
     iterations_ = walk_iterations(data_.loops);
     data_.stream = stream;

@@ -11,6 +11,18 @@ namespace gentt::engine {
 
 #if defined(__x86_64__)
 
+char* line_buffer(std::int64_t bytes) {
+  constexpr std::int64_t kLine = 64;
+  thread_local std::unique_ptr<char[]> buffer;
+  thread_local std::int64_t size = 0;
+  if (size < bytes) {
+    buffer.reset(new char[static_cast<std::size_t>(bytes + kLine)]);
+    size = bytes;
+  }
+  const auto p = reinterpret_cast<std::uintptr_t>(buffer.get());
+  return buffer.get() + (kLine - p % kLine) % kLine;
+}
+
 namespace {
 
 constexpr std::int64_t kLine = 64;
@@ -40,18 +52,7 @@ __attribute__((target("avx2"))) void stream_avx2(char* dst, const char* src, std
   std::memcpy(dst + i, src + i, static_cast<std::size_t>(n - i));
 }
 
-// The calling thread's tile buffer: on the heap (a thread_local array this size would take
-// static TLS space, which a dlopen'ed library such as the Python module may not get).
-char* stage_buffer(std::int64_t bytes) {
-  thread_local std::unique_ptr<char[]> buffer;
-  thread_local std::int64_t size = 0;
-  if (size < bytes) {
-    buffer.reset(new char[static_cast<std::size_t>(bytes + kLine)]);
-    size = bytes;
-  }
-  const auto p = reinterpret_cast<std::uintptr_t>(buffer.get());
-  return buffer.get() + (kLine - p % kLine) % kLine;
-}
+
 
 // Tile t's place: its index in each loop above the tile and its output offset (bytes).
 struct Odometer {
@@ -85,7 +86,7 @@ class StagedBlocks final : public PreparedBlocks {
     if (begin < first * per) inner_->run(in, out, begin, first * per);
     // The tile's output offset: an odometer over the loops above the tile (no division per tile).
     Odometer now(g_, first);
-    char* const buffer = stage_buffer(g_.tile_bytes + kLine);
+    char* const buffer = line_buffer(g_.tile_bytes + kLine);
     for (std::int64_t t = first; t < last; ++t) {
       char* dst = out + now.out;
       char* stage = buffer + reinterpret_cast<std::uintptr_t>(dst) % kLine;

@@ -1,0 +1,140 @@
+#include "runtime/engine/assembled.h"
+
+#include "runtime/engine/staged.h"
+
+#include <string>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace gentt::engine {
+
+#if defined(__x86_64__)
+
+namespace {
+
+constexpr std::int64_t kLine = 64;
+
+// One stream's piece: `d` in the output, `b` in the buffer (same offset within a line), `c` the
+// stream's carry line; cont_in: the carry holds the bytes of d's line before d; cont_out: the
+// next tile continues the stream. The generated kernels' AVX-512 backend emits the same steps
+// (backends/avx512.cpp, kAssembleStream).
+__attribute__((target("avx512f,avx512bw"))) inline void send_piece(char* d, const char* b, char* c,
+                                                                  std::int64_t piece, bool cont_in, bool cont_out) {
+  const unsigned a = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(d) % kLine);
+  char* const line = d - a;
+  const char* const from = b - a;
+  const std::int64_t stop = a + piece;
+  std::int64_t i = 0;
+  if (a) {
+    const __m512i v = _mm512_load_si512(from);
+    const __mmask64 m = _cvtu64_mask64(~0ull << a);
+    if (cont_in)
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(line), _mm512_mask_blend_epi8(m, _mm512_load_si512(c), v));
+    else
+      _mm512_mask_storeu_epi8(line, m, v);
+    i = kLine;
+  }
+  for (; i + kLine <= stop; i += kLine)
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(line + i), _mm512_load_si512(from + i));
+  if (i < stop) {
+    const __m512i v = _mm512_load_si512(from + i);
+    if (cont_out)
+      _mm512_store_si512(c, v);
+    else
+      _mm512_mask_storeu_epi8(line + i, _cvtu64_mask64(~0ull >> (kLine - (stop - i))), v);
+  }
+}
+
+class AssembledBlocks final : public PreparedBlocks {
+ public:
+  AssembledBlocks(std::unique_ptr<PreparedBlocks> direct, std::unique_ptr<PreparedBlocks> tile, AssemblyGeometry g)
+      : direct_(std::move(direct)), tile_(std::move(tile)), g_(std::move(g)) {}
+
+  __attribute__((target("avx512f,avx512bw"))) void run(const char* in, char* out, std::int64_t begin,
+                                                       std::int64_t end) const override {
+    const std::int64_t per = g_.tile_iterations;
+    const std::int64_t first = (begin + per - 1) / per, last = end / per;  // whole tiles [first, last)
+    if (first >= last) return direct_->run(in, out, begin, end);
+    if (begin < first * per) direct_->run(in, out, begin, first * per);
+    const int depth = static_cast<int>(g_.outer_counts.size());
+    const std::int64_t streams = static_cast<std::int64_t>(g_.stream_out.size());
+    // The buffer with a line of room on each side (a stream's first and last lines are read
+    // whole), rounded to lines; then the carry lines.
+    const std::int64_t buffer = (g_.buffer_bytes + 3 * kLine - 1) / kLine * kLine;
+    char* const stage = line_buffer(buffer + streams * kLine);
+    char* const carry = stage + buffer;
+    // Tile `first`'s place: its index in each loop above the tile, its input and output offsets.
+    std::int64_t idx[64] = {};
+    std::int64_t in_off = 0, out_off = 0;
+    for (int d = depth - 1; d >= 0; --d) {
+      idx[d] = (first / divisor(d)) % g_.outer_counts[d];
+      in_off += idx[d] * g_.outer_in_steps[d];
+      out_off += idx[d] * g_.outer_out_steps[d];
+    }
+    const std::int64_t chain_count = g_.outer_counts[depth - 1];
+    for (std::int64_t t = first; t < last; ++t) {
+      char* const dst = out + out_off;
+      char* const buf = stage + reinterpret_cast<std::uintptr_t>(dst) % kLine;
+      tile_->run(in + in_off, buf, 0, per);
+      const bool cont_in = t > first && idx[depth - 1] != 0;
+      const bool cont_out = t + 1 < last && idx[depth - 1] != chain_count - 1;
+      for (std::int64_t s = 0; s < streams; ++s)
+        send_piece(dst + g_.stream_out[s], buf + g_.stream_buf[s], carry + s * kLine, g_.piece_bytes, cont_in,
+                   cont_out);
+      for (int d = depth - 1; d >= 0; --d) {
+        in_off += g_.outer_in_steps[d];
+        out_off += g_.outer_out_steps[d];
+        if (++idx[d] < g_.outer_counts[d]) break;
+        in_off -= idx[d] * g_.outer_in_steps[d];
+        out_off -= idx[d] * g_.outer_out_steps[d];
+        idx[d] = 0;
+      }
+    }
+    _mm_sfence();
+    if (last * per < end) direct_->run(in, out, last * per, end);
+  }
+
+  std::int64_t iterations() const override { return direct_->iterations(); }
+
+  std::string describe() const override {
+    return direct_->describe() + "; output lines assembled across tiles: " + std::to_string(g_.stream_out.size()) +
+           " streams, pieces of " + std::to_string(g_.piece_bytes) + " bytes";
+  }
+
+ private:
+  // The flat-tile count of the loops inside loop d (above the tile).
+  std::int64_t divisor(int d) const {
+    std::int64_t n = 1;
+    for (int k = d + 1; k < static_cast<int>(g_.outer_counts.size()); ++k) n *= g_.outer_counts[k];
+    return n;
+  }
+
+  std::unique_ptr<PreparedBlocks> direct_, tile_;
+  AssemblyGeometry g_;
+};
+
+}  // namespace
+
+std::unique_ptr<PreparedBlocks> make_assembled(std::unique_ptr<PreparedBlocks> direct,
+                                               std::unique_ptr<PreparedBlocks> tile, AssemblyGeometry geometry) {
+  const auto depth = geometry.outer_counts.size();
+  if (!direct || !tile || depth < 1 || depth > 64 || geometry.outer_in_steps.size() != depth ||
+      geometry.outer_out_steps.size() != depth || geometry.tile_iterations < 1 || geometry.piece_bytes < kLine ||
+      geometry.stream_out.empty() || geometry.stream_buf.size() != geometry.stream_out.size() ||
+      tile->iterations() != geometry.tile_iterations)
+    return direct;
+  return std::make_unique<AssembledBlocks>(std::move(direct), std::move(tile), std::move(geometry));
+}
+
+#else
+
+std::unique_ptr<PreparedBlocks> make_assembled(std::unique_ptr<PreparedBlocks> direct, std::unique_ptr<PreparedBlocks>,
+                                               AssemblyGeometry) {
+  return direct;
+}
+
+#endif
+
+}  // namespace gentt::engine
