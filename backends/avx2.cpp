@@ -206,6 +206,48 @@ void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog) {
   BlockEmitter(k, prog).emit(w);
 }
 
+// One stream's piece of an assembled tile (ir/assembly.h, SkeletonHooks::assemble_stream): a line
+// is two 32-byte halves streamed one after the other; the carry merges in by a byte blend whose
+// mask compares each byte's index with the piece's offset in its line; a chain's partial ends
+// (once per chain) are copied with memcpy.
+constexpr const char* kAssembleStream =
+    "const unsigned a = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(d) % 64);\n"
+    "unsigned char* const line = d - a;\n"
+    "const unsigned char* const from = b - a;\n"
+    "const std::int64_t stop = a + piece;\n"
+    "std::int64_t i = 0;\n"
+    "if (a) {\n"
+    "  if (cont_in) {\n"
+    "    const __m256i at = _mm256_set1_epi8(static_cast<char>(a));\n"
+    "    const __m256i i0 = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,\n"
+    "                                        21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);\n"
+    "    const __m256i i1 = _mm256_add_epi8(i0, _mm256_set1_epi8(32));\n"
+    "    const __m256i* const v = reinterpret_cast<const __m256i*>(from);\n"
+    "    const __m256i* const k = reinterpret_cast<const __m256i*>(c);\n"
+    "    _mm256_stream_si256(reinterpret_cast<__m256i*>(line),\n"
+    "                        _mm256_blendv_epi8(_mm256_load_si256(v), _mm256_load_si256(k), _mm256_cmpgt_epi8(at, i0)));\n"
+    "    _mm256_stream_si256(reinterpret_cast<__m256i*>(line + 32),\n"
+    "                        _mm256_blendv_epi8(_mm256_load_si256(v + 1), _mm256_load_si256(k + 1), _mm256_cmpgt_epi8(at, i1)));\n"
+    "  } else {\n"
+    "    std::memcpy(d, b, 64 - a);\n"
+    "  }\n"
+    "  i = 64;\n"
+    "}\n"
+    "for (; i + 64 <= stop; i += 64) {\n"
+    "  const __m256i* const v = reinterpret_cast<const __m256i*>(from + i);\n"
+    "  _mm256_stream_si256(reinterpret_cast<__m256i*>(line + i), _mm256_load_si256(v));\n"
+    "  _mm256_stream_si256(reinterpret_cast<__m256i*>(line + i + 32), _mm256_load_si256(v + 1));\n"
+    "}\n"
+    "if (i < stop) {\n"
+    "  if (cont_out) {\n"
+    "    const __m256i* const v = reinterpret_cast<const __m256i*>(from + i);\n"
+    "    _mm256_store_si256(reinterpret_cast<__m256i*>(c), _mm256_load_si256(v));\n"
+    "    _mm256_store_si256(reinterpret_cast<__m256i*>(c + 32), _mm256_load_si256(v + 1));\n"
+    "  } else {\n"
+    "    std::memcpy(line + i, from + i, static_cast<std::size_t>(stop - i));\n"
+    "  }\n"
+    "}";
+
 class Avx2Backend final : public Backend {
  public:
   Isa isa() const override { return Isa::avx2; }
@@ -216,7 +258,8 @@ class Avx2Backend final : public Backend {
         unit, block_body, "_mm_sfence();  // order the streaming stores before returning",
         "_mm256_stream_si256(reinterpret_cast<__m256i*>(to), _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from)));\n"
         "_mm256_stream_si256(reinterpret_cast<__m256i*>(to + 32),\n"
-        "                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + 32)));");
+        "                    _mm256_loadu_si256(reinterpret_cast<const __m256i*>(from + 32)));",
+        kAssembleStream);
   }
 };
 

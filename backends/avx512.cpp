@@ -319,15 +319,10 @@ class Avx512Backend final : public Backend {
   std::string kernel(const KernelUnit& unit) const override {
     const bool vbmi = (isa_features(isa_) & GENTT_FEATURE_AVX512VBMI) != 0;
     const Reg r = reg_for(unit.problem.target.vector_bits);
-    SkeletonHooks hooks;
-    hooks.elem_type = fmt::format("gentt_bytes<{}>", unit.problem.dtype.bytes);
-    hooks.block_body = [vbmi, r](CodeWriter& w, const Kernel& k, const BlockProgram& prog, int) {
-      block_body(w, k, prog, vbmi, r);
-    };
-    hooks.stream_fence = "_mm_sfence();  // order the streaming stores before returning";
-    hooks.stream_line = "_mm512_stream_si512(reinterpret_cast<__m512i*>(to), _mm512_loadu_si512(from));";
-    hooks.assemble_stream = kAssembleStream;
-    return emit_kernel_skeleton(unit, hooks);
+    return emit_kernel_skeleton(
+        unit, [vbmi, r](CodeWriter& w, const Kernel& k, const BlockProgram& prog) { block_body(w, k, prog, vbmi, r); },
+        "_mm_sfence();  // order the streaming stores before returning",
+        "_mm512_stream_si512(reinterpret_cast<__m512i*>(to), _mm512_loadu_si512(from));", kAssembleStream);
   }
 
  private:

@@ -429,12 +429,14 @@ void emit_assembled_run(CodeWriter& w, const Kernel& k, const std::string& elem,
 
 std::string emit_kernel_skeleton(const KernelUnit& unit,
                                  const std::function<void(CodeWriter&, const Kernel&, const BlockProgram&)>& body,
-                                 const std::string& stream_fence, const std::string& stream_line) {
+                                 const std::string& stream_fence, const std::string& stream_line,
+                                 const std::string& assemble_stream) {
   SkeletonHooks hooks;
   hooks.elem_type = fmt::format("gentt_bytes<{}>", unit.problem.dtype.bytes);
   hooks.block_body = [&](CodeWriter& w, const Kernel& k, const BlockProgram& prog, int) { body(w, k, prog); };
   hooks.stream_fence = stream_fence;
   hooks.stream_line = stream_line;
+  hooks.assemble_stream = assemble_stream;
   return emit_kernel_skeleton(unit, hooks);
 }
 

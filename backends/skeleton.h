@@ -46,6 +46,7 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
 // The usual SIMD case: elements are opaque gentt_bytes<E> and `body` writes each block program.
 std::string emit_kernel_skeleton(const KernelUnit& unit,
                                  const std::function<void(CodeWriter&, const Kernel&, const BlockProgram&)>& body,
-                                 const std::string& stream_fence = "", const std::string& stream_line = "");
+                                 const std::string& stream_fence = "", const std::string& stream_line = "",
+                                 const std::string& assemble_stream = "");
 
 }  // namespace gentt

@@ -89,15 +89,16 @@ Lowered run_pipeline(const Problem& given) {
     choice.reason += fmt::format("; the streaming walk from the block outwards: {} (prefetchers follow few rows)",
                                  kReadRowsLimitText);
   out.plan.reasons.push_back(choice.reason);
-  // Output lines assembled across tiles (ir/assembly.h) for the cached kernel, on AVX-512 (its
-  // backend assembles with byte masks): outputs past the last-level cache, or any output where
+  // Output lines assembled across tiles (ir/assembly.h) for the cached kernel, on AVX-512 and AVX2
+  // (backends with the stream assembly): outputs past the last-level cache, or any output where
   // the spec asks for streaming stores. It replaces the cached walk (tiled or not), except where
   // long kept rows are streamed straight across below (ir/staging.h, plan_row_streaming).
   const int64_t out_bytes = out.kernel.in_elements * problem.dtype.bytes;
   const bool rows_streamed =
       !out.kernel.tiled && out.kernel.regions.empty() && plan_row_streaming(out.plan, out.kernel.loops, nullptr);
   bool assembled = false;
-  if (is_avx512_level(problem.target.isa) && problem.stores != StoreMode::cached && !rows_streamed &&
+  if ((is_avx512_level(problem.target.isa) || problem.target.isa == Isa::avx2) &&
+      problem.stores != StoreMode::cached && !rows_streamed &&
       (problem.stores == StoreMode::streaming || out_bytes >= kStageMinBytes)) {
     std::string why;
     if (const std::optional<AssemblyPlan> a = plan_assembly(out.plan, &why)) {

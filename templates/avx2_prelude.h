@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>  // std::malloc: the buffer of assembled output (ir/assembly.h)
 #include <cstring>
 
 #endif  // GENTT_AVX2_PRELUDE_H

@@ -41,11 +41,11 @@
 //   input row (lane bit 0 first): a3.0 a3.1 a3.2
 //   output row (lane bit 0 first): a2.0 a2.1 a2.2
 //   shuffle steps: 3; padding efficiency: 100.0%
-//   loops: 4 (314928 iterations); programs: 4; unroll: 1
+//   loops: 4 (314928 iterations); programs: 4; unroll: 1; output lines assembled: 27 streams, pieces of 108 bytes
 //     program 0 (full blocks): 8 loads, 24 shuffles, 8 stores
-//     program 1 (axis 3 tail (3 of 8)): 8 loads, 17 shuffles, 3 stores
-//     program 2 (axis 2 tail (3 of 8)): 3 loads, 11 shuffles, 8 stores
-//     program 3 (axis 3 tail (3 of 8), axis 2 tail (3 of 8)): 3 loads, 6 shuffles, 3 stores
+//     program 1 (axis 2 tail (3 of 8)): 3 loads, 11 shuffles, 8 stores
+//     program 2 (axis 3 tail (3 of 8)): 8 loads, 17 shuffles, 3 stores
+//     program 3 (axis 2 tail (3 of 8), axis 3 tail (3 of 8)): 3 loads, 6 shuffles, 3 stores
 
 // gentt common prelude: what every generated kernel file needs whatever its ISA.
 // Embedded verbatim into generated files; compiled on its own by templates/compile_check.cpp.
@@ -156,6 +156,7 @@ typedef struct gentt_kernel_info {
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>  // std::malloc: the buffer of assembled output (ir/assembly.h)
 #include <cstring>
 
 #endif  // GENTT_AVX2_PRELUDE_H
@@ -630,8 +631,34 @@ inline void paper_f32_27p5_p41203_block0(const paper_f32_27p5_p41203_elem* in, p
   gentt_avx2_store(out + 3720087, v31);
 }
 
-// paper_f32_27p5_p41203_block1 (axis 3 tail (3 of 8)): 8 loads, 17 shuffles, 3 stores.
+// paper_f32_27p5_p41203_block1 (axis 2 tail (3 of 8)): 3 loads, 11 shuffles, 8 stores.
 inline void paper_f32_27p5_p41203_block1(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
+  const __m256i v0 = gentt_avx2_load(in + 0);
+  const __m256i v1 = gentt_avx2_load(in + 27);
+  const __m256i v2 = gentt_avx2_load(in + 54);
+  const __m256i v3 = _mm256_blend_epi32(v0, _mm256_slli_epi64(v1, 32), 0xaa);
+  const __m256i v4 = _mm256_blend_epi32(_mm256_srli_epi64(v0, 32), v1, 0xaa);
+  const __m256i v5 = _mm256_srli_epi64(v2, 32);
+  const __m256i v6 = _mm256_unpacklo_epi64(v3, v2);
+  const __m256i v7 = _mm256_unpacklo_epi64(v4, v5);
+  const __m256i v8 = _mm256_unpackhi_epi64(v3, v2);
+  const __m256i v9 = _mm256_unpackhi_epi64(v4, v5);
+  const __m256i v10 = _mm256_permute4x64_epi64(v6, 0xee);
+  const __m256i v11 = _mm256_permute4x64_epi64(v7, 0xee);
+  const __m256i v12 = _mm256_permute4x64_epi64(v8, 0xee);
+  const __m256i v13 = _mm256_permute4x64_epi64(v9, 0xee);
+  gentt_avx2_store_dwords(out + 0, 3, v6);
+  gentt_avx2_store_dwords(out + 531441, 3, v7);
+  gentt_avx2_store_dwords(out + 1062882, 3, v8);
+  gentt_avx2_store_dwords(out + 1594323, 3, v9);
+  gentt_avx2_store_dwords(out + 2125764, 3, v10);
+  gentt_avx2_store_dwords(out + 2657205, 3, v11);
+  gentt_avx2_store_dwords(out + 3188646, 3, v12);
+  gentt_avx2_store_dwords(out + 3720087, 3, v13);
+}
+
+// paper_f32_27p5_p41203_block2 (axis 3 tail (3 of 8)): 8 loads, 17 shuffles, 3 stores.
+inline void paper_f32_27p5_p41203_block2(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
   const __m256i v0 = gentt_avx2_load_dwords(in + 0, 3);
   const __m256i v1 = gentt_avx2_load_dwords(in + 27, 3);
   const __m256i v2 = gentt_avx2_load_dwords(in + 54, 3);
@@ -662,33 +689,7 @@ inline void paper_f32_27p5_p41203_block1(const paper_f32_27p5_p41203_elem* in, p
   gentt_avx2_store(out + 1062882, v24);
 }
 
-// paper_f32_27p5_p41203_block2 (axis 2 tail (3 of 8)): 3 loads, 11 shuffles, 8 stores.
-inline void paper_f32_27p5_p41203_block2(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
-  const __m256i v0 = gentt_avx2_load(in + 0);
-  const __m256i v1 = gentt_avx2_load(in + 27);
-  const __m256i v2 = gentt_avx2_load(in + 54);
-  const __m256i v3 = _mm256_blend_epi32(v0, _mm256_slli_epi64(v1, 32), 0xaa);
-  const __m256i v4 = _mm256_blend_epi32(_mm256_srli_epi64(v0, 32), v1, 0xaa);
-  const __m256i v5 = _mm256_srli_epi64(v2, 32);
-  const __m256i v6 = _mm256_unpacklo_epi64(v3, v2);
-  const __m256i v7 = _mm256_unpacklo_epi64(v4, v5);
-  const __m256i v8 = _mm256_unpackhi_epi64(v3, v2);
-  const __m256i v9 = _mm256_unpackhi_epi64(v4, v5);
-  const __m256i v10 = _mm256_permute4x64_epi64(v6, 0xee);
-  const __m256i v11 = _mm256_permute4x64_epi64(v7, 0xee);
-  const __m256i v12 = _mm256_permute4x64_epi64(v8, 0xee);
-  const __m256i v13 = _mm256_permute4x64_epi64(v9, 0xee);
-  gentt_avx2_store_dwords(out + 0, 3, v6);
-  gentt_avx2_store_dwords(out + 531441, 3, v7);
-  gentt_avx2_store_dwords(out + 1062882, 3, v8);
-  gentt_avx2_store_dwords(out + 1594323, 3, v9);
-  gentt_avx2_store_dwords(out + 2125764, 3, v10);
-  gentt_avx2_store_dwords(out + 2657205, 3, v11);
-  gentt_avx2_store_dwords(out + 3188646, 3, v12);
-  gentt_avx2_store_dwords(out + 3720087, 3, v13);
-}
-
-// paper_f32_27p5_p41203_block3 (axis 3 tail (3 of 8), axis 2 tail (3 of 8)): 3 loads, 6 shuffles, 3 stores.
+// paper_f32_27p5_p41203_block3 (axis 2 tail (3 of 8), axis 3 tail (3 of 8)): 3 loads, 6 shuffles, 3 stores.
 inline void paper_f32_27p5_p41203_block3(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
   const __m256i v0 = gentt_avx2_load_dwords(in + 0, 3);
   const __m256i v1 = gentt_avx2_load_dwords(in + 27, 3);
@@ -707,16 +708,16 @@ inline void paper_f32_27p5_p41203_block3(const paper_f32_27p5_p41203_elem* in, p
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
 //   i0: count 729, in_stride 729, out_stride 729  (axis 1)
 //   i1: count 27, in_stride 531441, out_stride 27  (axis 0)
-//   i2: count 4, in_stride 8, out_stride 4251528, tail bit 0  (axis 3 in chunks of 8 (last: 3))
-//   i3: count 4, in_stride 216, out_stride 8, tail bit 1  (axis 2 in chunks of 8 (last: 3))
+//   i2: count 4, in_stride 216, out_stride 8, tail bit 0  (axis 2 in chunks of 8 (last: 3))
+//   i3: count 4, in_stride 8, out_stride 4251528, tail bit 1  (axis 3 in chunks of 8 (last: 3))
 void paper_f32_27p5_p41203_run(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
   std::int64_t i0 = begin / 432;
   std::int64_t i1 = begin / 16 % 27;
   std::int64_t i2 = begin / 4 % 4;
   std::int64_t i3 = begin % 4;
-  std::int64_t in_off = i0 * 729 + i1 * 531441 + i2 * 8 + i3 * 216;
-  std::int64_t out_off = i0 * 729 + i1 * 27 + i2 * 4251528 + i3 * 8;
+  std::int64_t in_off = i0 * 729 + i1 * 531441 + i2 * 216 + i3 * 8;
+  std::int64_t out_off = i0 * 729 + i1 * 27 + i2 * 8 + i3 * 4251528;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
     const std::int64_t stop = i3 + (end - it < 4 - i3 ? end - it : 4 - i3);
@@ -724,31 +725,31 @@ void paper_f32_27p5_p41203_run(const paper_f32_27p5_p41203_elem* in, paper_f32_2
     switch (i2 == 3 ? 1 : 0) {
       case 0: {
         const std::int64_t full_stop = stop < 3 ? stop : 3;
-        for (; i3 < full_stop; ++i3, in_off += 216, out_off += 8) paper_f32_27p5_p41203_block0(in + in_off, out + out_off);
+        for (; i3 < full_stop; ++i3, in_off += 8, out_off += 4251528) paper_f32_27p5_p41203_block0(in + in_off, out + out_off);
         if (i3 < stop) {
           paper_f32_27p5_p41203_block2(in + in_off, out + out_off);
-          ++i3, in_off += 216, out_off += 8;
+          ++i3, in_off += 8, out_off += 4251528;
         }
         break;
       }
       case 1: {
         const std::int64_t full_stop = stop < 3 ? stop : 3;
-        for (; i3 < full_stop; ++i3, in_off += 216, out_off += 8) paper_f32_27p5_p41203_block1(in + in_off, out + out_off);
+        for (; i3 < full_stop; ++i3, in_off += 8, out_off += 4251528) paper_f32_27p5_p41203_block1(in + in_off, out + out_off);
         if (i3 < stop) {
           paper_f32_27p5_p41203_block3(in + in_off, out + out_off);
-          ++i3, in_off += 216, out_off += 8;
+          ++i3, in_off += 8, out_off += 4251528;
         }
         break;
       }
     }
     if (i3 == 4) {
       i3 = 0;
-      in_off -= 856;
-      out_off += 4251496;
+      in_off += 184;
+      out_off -= 17006104;
       if (++i2 == 4) {
         i2 = 0;
-        in_off += 531409;
-        out_off -= 17006085;
+        in_off += 530577;
+        out_off -= 5;
         if (++i1 == 27) {
           i1 = 0;
           in_off -= 14348178;
@@ -759,15 +760,286 @@ void paper_f32_27p5_p41203_run(const paper_f32_27p5_p41203_elem* in, paper_f32_2
   }
 }
 
+// The tile's blocks and loops, writing into the buffer (its own output strides).
+
+// paper_f32_27p5_p41203_tile_block0 (full blocks): 8 loads, 24 shuffles, 8 stores.
+inline void paper_f32_27p5_p41203_tile_block0(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
+  const __m256i v0 = gentt_avx2_load(in + 0);
+  const __m256i v1 = gentt_avx2_load(in + 27);
+  const __m256i v2 = gentt_avx2_load(in + 54);
+  const __m256i v3 = gentt_avx2_load(in + 81);
+  const __m256i v4 = gentt_avx2_load(in + 108);
+  const __m256i v5 = gentt_avx2_load(in + 135);
+  const __m256i v6 = gentt_avx2_load(in + 162);
+  const __m256i v7 = gentt_avx2_load(in + 189);
+  const __m256i v8 = _mm256_blend_epi32(v0, _mm256_slli_epi64(v1, 32), 0xaa);
+  const __m256i v9 = _mm256_blend_epi32(_mm256_srli_epi64(v0, 32), v1, 0xaa);
+  const __m256i v10 = _mm256_blend_epi32(v2, _mm256_slli_epi64(v3, 32), 0xaa);
+  const __m256i v11 = _mm256_blend_epi32(_mm256_srli_epi64(v2, 32), v3, 0xaa);
+  const __m256i v12 = _mm256_blend_epi32(v4, _mm256_slli_epi64(v5, 32), 0xaa);
+  const __m256i v13 = _mm256_blend_epi32(_mm256_srli_epi64(v4, 32), v5, 0xaa);
+  const __m256i v14 = _mm256_blend_epi32(v6, _mm256_slli_epi64(v7, 32), 0xaa);
+  const __m256i v15 = _mm256_blend_epi32(_mm256_srli_epi64(v6, 32), v7, 0xaa);
+  const __m256i v16 = _mm256_unpacklo_epi64(v8, v10);
+  const __m256i v17 = _mm256_unpacklo_epi64(v9, v11);
+  const __m256i v18 = _mm256_unpackhi_epi64(v8, v10);
+  const __m256i v19 = _mm256_unpackhi_epi64(v9, v11);
+  const __m256i v20 = _mm256_unpacklo_epi64(v12, v14);
+  const __m256i v21 = _mm256_unpacklo_epi64(v13, v15);
+  const __m256i v22 = _mm256_unpackhi_epi64(v12, v14);
+  const __m256i v23 = _mm256_unpackhi_epi64(v13, v15);
+  const __m256i v24 = _mm256_permute2x128_si256(v16, v20, 0x20);
+  const __m256i v25 = _mm256_permute2x128_si256(v17, v21, 0x20);
+  const __m256i v26 = _mm256_permute2x128_si256(v18, v22, 0x20);
+  const __m256i v27 = _mm256_permute2x128_si256(v19, v23, 0x20);
+  const __m256i v28 = _mm256_permute2x128_si256(v16, v20, 0x31);
+  const __m256i v29 = _mm256_permute2x128_si256(v17, v21, 0x31);
+  const __m256i v30 = _mm256_permute2x128_si256(v18, v22, 0x31);
+  const __m256i v31 = _mm256_permute2x128_si256(v19, v23, 0x31);
+  gentt_avx2_store(out + 0, v24);
+  gentt_avx2_store(out + 33, v25);
+  gentt_avx2_store(out + 66, v26);
+  gentt_avx2_store(out + 99, v27);
+  gentt_avx2_store(out + 132, v28);
+  gentt_avx2_store(out + 165, v29);
+  gentt_avx2_store(out + 198, v30);
+  gentt_avx2_store(out + 231, v31);
+}
+
+// paper_f32_27p5_p41203_tile_block1 (axis 2 tail (3 of 8)): 3 loads, 11 shuffles, 8 stores.
+inline void paper_f32_27p5_p41203_tile_block1(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
+  const __m256i v0 = gentt_avx2_load(in + 0);
+  const __m256i v1 = gentt_avx2_load(in + 27);
+  const __m256i v2 = gentt_avx2_load(in + 54);
+  const __m256i v3 = _mm256_blend_epi32(v0, _mm256_slli_epi64(v1, 32), 0xaa);
+  const __m256i v4 = _mm256_blend_epi32(_mm256_srli_epi64(v0, 32), v1, 0xaa);
+  const __m256i v5 = _mm256_srli_epi64(v2, 32);
+  const __m256i v6 = _mm256_unpacklo_epi64(v3, v2);
+  const __m256i v7 = _mm256_unpacklo_epi64(v4, v5);
+  const __m256i v8 = _mm256_unpackhi_epi64(v3, v2);
+  const __m256i v9 = _mm256_unpackhi_epi64(v4, v5);
+  const __m256i v10 = _mm256_permute4x64_epi64(v6, 0xee);
+  const __m256i v11 = _mm256_permute4x64_epi64(v7, 0xee);
+  const __m256i v12 = _mm256_permute4x64_epi64(v8, 0xee);
+  const __m256i v13 = _mm256_permute4x64_epi64(v9, 0xee);
+  gentt_avx2_store_dwords(out + 0, 3, v6);
+  gentt_avx2_store_dwords(out + 33, 3, v7);
+  gentt_avx2_store_dwords(out + 66, 3, v8);
+  gentt_avx2_store_dwords(out + 99, 3, v9);
+  gentt_avx2_store_dwords(out + 132, 3, v10);
+  gentt_avx2_store_dwords(out + 165, 3, v11);
+  gentt_avx2_store_dwords(out + 198, 3, v12);
+  gentt_avx2_store_dwords(out + 231, 3, v13);
+}
+
+// paper_f32_27p5_p41203_tile_block2 (axis 3 tail (3 of 8)): 8 loads, 17 shuffles, 3 stores.
+inline void paper_f32_27p5_p41203_tile_block2(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
+  const __m256i v0 = gentt_avx2_load_dwords(in + 0, 3);
+  const __m256i v1 = gentt_avx2_load_dwords(in + 27, 3);
+  const __m256i v2 = gentt_avx2_load_dwords(in + 54, 3);
+  const __m256i v3 = gentt_avx2_load_dwords(in + 81, 3);
+  const __m256i v4 = gentt_avx2_load_dwords(in + 108, 3);
+  const __m256i v5 = gentt_avx2_load_dwords(in + 135, 3);
+  const __m256i v6 = gentt_avx2_load_dwords(in + 162, 3);
+  const __m256i v7 = gentt_avx2_load_dwords(in + 189, 3);
+  const __m256i v8 = _mm256_blend_epi32(v0, _mm256_slli_epi64(v1, 32), 0x0a);
+  const __m256i v9 = _mm256_blend_epi32(_mm256_srli_epi64(v0, 32), v1, 0x02);
+  const __m256i v10 = _mm256_blend_epi32(v2, _mm256_slli_epi64(v3, 32), 0x0a);
+  const __m256i v11 = _mm256_blend_epi32(_mm256_srli_epi64(v2, 32), v3, 0x02);
+  const __m256i v12 = _mm256_blend_epi32(v4, _mm256_slli_epi64(v5, 32), 0x0a);
+  const __m256i v13 = _mm256_blend_epi32(_mm256_srli_epi64(v4, 32), v5, 0x02);
+  const __m256i v14 = _mm256_blend_epi32(v6, _mm256_slli_epi64(v7, 32), 0x0a);
+  const __m256i v15 = _mm256_blend_epi32(_mm256_srli_epi64(v6, 32), v7, 0x02);
+  const __m256i v16 = _mm256_unpacklo_epi64(v8, v10);
+  const __m256i v17 = _mm256_unpacklo_epi64(v9, v11);
+  const __m256i v18 = _mm256_unpackhi_epi64(v8, v10);
+  const __m256i v19 = _mm256_unpacklo_epi64(v12, v14);
+  const __m256i v20 = _mm256_unpacklo_epi64(v13, v15);
+  const __m256i v21 = _mm256_unpackhi_epi64(v12, v14);
+  const __m256i v22 = _mm256_permute2x128_si256(v16, v19, 0x20);
+  const __m256i v23 = _mm256_permute2x128_si256(v17, v20, 0x20);
+  const __m256i v24 = _mm256_permute2x128_si256(v18, v21, 0x20);
+  gentt_avx2_store(out + 0, v22);
+  gentt_avx2_store(out + 33, v23);
+  gentt_avx2_store(out + 66, v24);
+}
+
+// paper_f32_27p5_p41203_tile_block3 (axis 2 tail (3 of 8), axis 3 tail (3 of 8)): 3 loads, 6 shuffles, 3 stores.
+inline void paper_f32_27p5_p41203_tile_block3(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out) {
+  const __m256i v0 = gentt_avx2_load_dwords(in + 0, 3);
+  const __m256i v1 = gentt_avx2_load_dwords(in + 27, 3);
+  const __m256i v2 = gentt_avx2_load_dwords(in + 54, 3);
+  const __m256i v3 = _mm256_blend_epi32(v0, _mm256_slli_epi64(v1, 32), 0x0a);
+  const __m256i v4 = _mm256_blend_epi32(_mm256_srli_epi64(v0, 32), v1, 0x02);
+  const __m256i v5 = _mm256_srli_epi64(v2, 32);
+  const __m256i v6 = _mm256_unpacklo_epi64(v3, v2);
+  const __m256i v7 = _mm256_unpacklo_epi64(v4, v5);
+  const __m256i v8 = _mm256_unpackhi_epi64(v3, v2);
+  gentt_avx2_store_dwords(out + 0, 3, v6);
+  gentt_avx2_store_dwords(out + 33, 3, v7);
+  gentt_avx2_store_dwords(out + 66, 3, v8);
+}
+
+// Software prefetch: the 8 lines that block 0 loads, 2125764 bytes (one step of the loop above the innermost) ahead.
+inline void paper_f32_27p5_p41203_tile_prefetch(const paper_f32_27p5_p41203_elem* in) {
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(in) + 2125764;
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 0), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 64), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 192), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 320), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 384), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 512), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 640), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 704), 0, 2);
+}
+
+// Runs flat iterations [begin, end) of the loop nest (outermost first):
+//   i0: count 4, in_stride 216, out_stride 8, tail bit 0  (axis 2 in chunks of 8 (last: 3))
+//   i1: count 4, in_stride 8, out_stride 264, tail bit 1  (axis 3 in chunks of 8 (last: 3))
+void paper_f32_27p5_p41203_tile_run(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out, std::int64_t begin, std::int64_t end) {
+  // Decode the first iteration once; afterwards offsets step incrementally.
+  std::int64_t i0 = begin / 4;
+  std::int64_t i1 = begin % 4;
+  std::int64_t in_off = i0 * 216 + i1 * 8;
+  std::int64_t out_off = i0 * 8 + i1 * 264;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i1 + (end - it < 4 - i1 ? end - it : 4 - i1);
+    it += stop - i1;
+    switch (i0 == 3 ? 1 : 0) {
+      case 0: {
+        const std::int64_t full_stop = stop < 3 ? stop : 3;
+        for (; i1 < full_stop; ++i1, in_off += 8, out_off += 264) { paper_f32_27p5_p41203_tile_prefetch(in + in_off); paper_f32_27p5_p41203_tile_block0(in + in_off, out + out_off); }
+        if (i1 < stop) {
+          paper_f32_27p5_p41203_tile_block2(in + in_off, out + out_off);
+          ++i1, in_off += 8, out_off += 264;
+        }
+        break;
+      }
+      case 1: {
+        const std::int64_t full_stop = stop < 3 ? stop : 3;
+        for (; i1 < full_stop; ++i1, in_off += 8, out_off += 264) { paper_f32_27p5_p41203_tile_prefetch(in + in_off); paper_f32_27p5_p41203_tile_block1(in + in_off, out + out_off); }
+        if (i1 < stop) {
+          paper_f32_27p5_p41203_tile_block3(in + in_off, out + out_off);
+          ++i1, in_off += 8, out_off += 264;
+        }
+        break;
+      }
+    }
+    if (i1 == 4) {
+      i1 = 0;
+      in_off += 184;
+      out_off -= 1048;
+      ++i0;
+    }
+  }
+}
+
+// Output lines assembled (ir/assembly.h): each tile (loops 2..3, 16 flat iterations) reads one
+// contiguous input region and writes a piece of 108 bytes to each of 27 output streams, which loop
+// 1 (axis 0) continues tile after tile. Byte offsets of each stream's piece from the tile's
+// output base, and from the buffer's base:
+static const std::int64_t paper_f32_27p5_p41203_stream_out[27] = {
+    0, 2125764, 4251528, 6377292, 8503056, 10628820, 12754584, 14880348,
+    17006112, 19131876, 21257640, 23383404, 25509168, 27634932, 29760696, 31886460,
+    34012224, 36137988, 38263752, 40389516, 42515280, 44641044, 46766808, 48892572,
+    51018336, 53144100, 55269864,
+};
+static const std::int64_t paper_f32_27p5_p41203_stream_buf[27] = {
+    0, 132, 264, 396, 528, 660, 792, 924,
+    1056, 1188, 1320, 1452, 1584, 1716, 1848, 1980,
+    2112, 2244, 2376, 2508, 2640, 2772, 2904, 3036,
+    3168, 3300, 3432,
+};
+
+void paper_f32_27p5_p41203_run_assembled(const paper_f32_27p5_p41203_elem* in, paper_f32_27p5_p41203_elem* out, std::int64_t begin, std::int64_t end) {
+  const std::int64_t first = (begin + 15) / 16, last = end / 16;  // whole tiles
+  // The buffer (3712 bytes) and the carry lines (1728 bytes), on a line.
+  void* const mem = first < last ? std::malloc(5504) : nullptr;
+  if (!mem) {
+    paper_f32_27p5_p41203_run(in, out, begin, end);
+    return;
+  }
+  if (begin < first * 16) paper_f32_27p5_p41203_run(in, out, begin, first * 16);
+  unsigned char* const stage = static_cast<unsigned char*>(mem) + (64 - reinterpret_cast<std::uintptr_t>(mem) % 64);
+  unsigned char* const carry = stage + 3712;
+  const std::int64_t piece = 108;
+  std::int64_t t0 = first / 27;
+  std::int64_t t1 = first % 27;
+  std::int64_t in_off = t0 * 729 + t1 * 531441;
+  std::int64_t out_off = t0 * 729 + t1 * 27;
+  for (std::int64_t t = first; t < last; ++t) {
+    unsigned char* const dst = reinterpret_cast<unsigned char*>(out + out_off);
+    unsigned char* const buf = stage + reinterpret_cast<std::uintptr_t>(dst) % 64;
+    paper_f32_27p5_p41203_tile_run(in + in_off, reinterpret_cast<paper_f32_27p5_p41203_elem*>(buf), 0, 16);
+    const bool cont_in = t > first && t1 != 0;
+    const bool cont_out = t + 1 < last && t1 != 26;
+    for (std::int64_t s = 0; s < 27; ++s) {
+      unsigned char* const d = dst + paper_f32_27p5_p41203_stream_out[s];
+      const unsigned char* const b = buf + paper_f32_27p5_p41203_stream_buf[s];
+      unsigned char* const c = carry + s * 64;
+      const unsigned a = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(d) % 64);
+      unsigned char* const line = d - a;
+      const unsigned char* const from = b - a;
+      const std::int64_t stop = a + piece;
+      std::int64_t i = 0;
+      if (a) {
+        if (cont_in) {
+          const __m256i at = _mm256_set1_epi8(static_cast<char>(a));
+          const __m256i i0 = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                              21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+          const __m256i i1 = _mm256_add_epi8(i0, _mm256_set1_epi8(32));
+          const __m256i* const v = reinterpret_cast<const __m256i*>(from);
+          const __m256i* const k = reinterpret_cast<const __m256i*>(c);
+          _mm256_stream_si256(reinterpret_cast<__m256i*>(line),
+                              _mm256_blendv_epi8(_mm256_load_si256(v), _mm256_load_si256(k), _mm256_cmpgt_epi8(at, i0)));
+          _mm256_stream_si256(reinterpret_cast<__m256i*>(line + 32),
+                              _mm256_blendv_epi8(_mm256_load_si256(v + 1), _mm256_load_si256(k + 1), _mm256_cmpgt_epi8(at, i1)));
+        } else {
+          std::memcpy(d, b, 64 - a);
+        }
+        i = 64;
+      }
+      for (; i + 64 <= stop; i += 64) {
+        const __m256i* const v = reinterpret_cast<const __m256i*>(from + i);
+        _mm256_stream_si256(reinterpret_cast<__m256i*>(line + i), _mm256_load_si256(v));
+        _mm256_stream_si256(reinterpret_cast<__m256i*>(line + i + 32), _mm256_load_si256(v + 1));
+      }
+      if (i < stop) {
+        if (cont_out) {
+          const __m256i* const v = reinterpret_cast<const __m256i*>(from + i);
+          _mm256_store_si256(reinterpret_cast<__m256i*>(c), _mm256_load_si256(v));
+          _mm256_store_si256(reinterpret_cast<__m256i*>(c + 32), _mm256_load_si256(v + 1));
+        } else {
+          std::memcpy(line + i, from + i, static_cast<std::size_t>(stop - i));
+        }
+      }
+    }
+    in_off += 531441;
+    out_off += 27;
+    if (++t1 == 27) {
+      t1 = 0;
+      in_off -= 14348907;
+      out_off -= 729;
+      in_off += 729;
+      out_off += 729;
+      ++t0;
+    }
+  }
+  _mm_sfence();  // order the streaming stores before returning
+  std::free(mem);
+  if (last * 16 < end) paper_f32_27p5_p41203_run(in, out, last * 16, end);
+}
+
 }  // namespace
 
 extern "C" void paper_f32_27p5_p41203(const void* in, void* out) {
-  paper_f32_27p5_p41203_run(static_cast<const paper_f32_27p5_p41203_elem*>(in), static_cast<paper_f32_27p5_p41203_elem*>(out), 0, 314928);
+  paper_f32_27p5_p41203_run_assembled(static_cast<const paper_f32_27p5_p41203_elem*>(in), static_cast<paper_f32_27p5_p41203_elem*>(out), 0, 314928);
 }
 
 extern "C" void paper_f32_27p5_p41203_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
-  paper_f32_27p5_p41203_run(static_cast<const paper_f32_27p5_p41203_elem*>(in), static_cast<paper_f32_27p5_p41203_elem*>(out),
+  paper_f32_27p5_p41203_run_assembled(static_cast<const paper_f32_27p5_p41203_elem*>(in), static_cast<paper_f32_27p5_p41203_elem*>(out),
       gentt_part_begin(314928, part, nparts), gentt_part_begin(314928, part + 1, nparts));
 }
 

@@ -113,7 +113,7 @@ TEST_CASE("assembly: where it does not apply, and the pipeline's choice", "[asse
     p.dtype = Dtype{"float64", 8};
     p.shape = {17, 17, 17, 17, 17, 17};
     p.perm = {2, 5, 4, 0, 1, 3};
-    p.target = Target{isa, isa == Isa::avx2 ? 256 : 512};
+    p.target = Target{isa, isa == Isa::avx2 ? 256 : isa == Isa::neon ? 128 : 512};
     p.stores = stores;
     return p;
   };
@@ -123,7 +123,8 @@ TEST_CASE("assembly: where it does not apply, and the pipeline's choice", "[asse
   CHECK(avx512.kernel.assembly_tile.front().prefetch_ahead == 83521);  // one step of the chain loop
   CHECK(avx512.kernel.stage_level < 0);
   CHECK(run_pipeline(problem(Isa::avx512, StoreMode::cached)).kernel.assembly_level < 0);
-  CHECK(run_pipeline(problem(Isa::avx2, StoreMode::automatic)).kernel.assembly_level < 0);
+  CHECK(run_pipeline(problem(Isa::avx2, StoreMode::automatic)).kernel.assembly_level >= 1);
+  CHECK(run_pipeline(problem(Isa::neon, StoreMode::automatic)).kernel.assembly_level < 0);
 }
 
 TEST_CASE("assembly: random plans' tiles place every element in its stream's piece", "[assembly][property]") {
