@@ -587,26 +587,30 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   if (simd && isa == EngineIsa::avx2) impl->cached = prepare(*tables, tiling, cached_options, "avx2");
   impl->isa = engine_isa_name(impl->cached ? isa : EngineIsa::scalar);
   if (!impl->cached) impl->cached = prepare(*tables, tiling, cached_options, "scalar");
-  // Output lines assembled across tiles (ir/assembly.h), as the generated AVX-512 kernels do: a
-  // large output written with cached stores, contiguous tensors, the AVX-512 engine. The walk
+  // Output lines assembled across tiles (ir/assembly.h), as the generated kernels do: a large
+  // output written with cached stores, contiguous tensors, the AVX-512 or AVX2 engine. The walk
   // replaces the cached one (tiled or not); iterations outside whole tiles run it directly.
   std::string stage_note;
   std::optional<BlockLoops> assembled_walk;
-  if (simd && is_avx512(isa) && impl->isa != "scalar" && !impl->transform && in_contiguous && out_contiguous &&
-      out_total >= kStageMinBytes) {
+  if (simd && (is_avx512(isa) || isa == EngineIsa::avx2) && impl->isa != "scalar" && !impl->transform &&
+      in_contiguous && out_contiguous && out_total >= kStageMinBytes) {
     std::string why;
-    if (const std::optional<AssemblyPlan> a = plan_assembly(plan, &why)) {
+    // The AVX2 engine's run of a tile costs more than the generated kernel's: tiles of at least
+    // 16 KiB there (17^6 float64 (2,0,5,3,1,4), tiles of 2312 bytes -> 39304: 0.49 -> 0.63 of the
+    // generated AVX-512 kernel; (3,2,5,0,1,4) 0.52 -> 0.59). The AVX-512 engine keeps 2 KiB (0.77-0.80
+    // there; 16 KiB gave 0.75-0.81).
+    const std::int64_t min_tile = is_avx512(isa) ? kAssemblyMinTileBytes : std::int64_t{16} << 10;
+    if (const std::optional<AssemblyPlan> a = plan_assembly(plan, &why, kAssemblyMaxTileBytes, min_tile)) {
       const std::optional<engine::BlockTables> tile_tables = engine::make_block_tables(a->tile_plan, a->tile_walk);
       engine::PrepareOptions tile_options;  // whole-vector loads inside the tile's input region
       tile_options.in_hi = a->region_elements * elem_bytes;
       tile_options.prefetch_ahead = a->walk.loops[a->level - 1].in_stride * elem_bytes;
+      const TileChoice untiled;
+      const char* engine_name = is_avx512(isa) ? "avx512" : "avx2";
       std::unique_ptr<engine::PreparedBlocks> tile_blocks =
-          tile_tables ? engine::prepare_avx512(*tile_tables, elem_bytes, tile_options, isa == EngineIsa::avx512)
-                      : nullptr;
+          tile_tables ? prepare(*tile_tables, untiled, tile_options, engine_name) : nullptr;
       std::unique_ptr<engine::PreparedBlocks> direct =
-          tile_blocks ? engine::prepare_avx512(engine::with_loops(*tables, a->walk), elem_bytes, cached_options,
-                                               isa == EngineIsa::avx512)
-                      : nullptr;
+          tile_blocks ? prepare(engine::with_loops(*tables, a->walk), untiled, cached_options, engine_name) : nullptr;
       if (direct) {
         engine::AssemblyGeometry g;
         for (int l = 0; l < a->level; ++l) {
@@ -621,6 +625,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
           g.stream_buf.push_back(a->stream_buf[k] * elem_bytes);
         }
         g.buffer_bytes = a->buffer_elements * elem_bytes;
+        g.avx512 = is_avx512(isa);
         impl->cached = engine::make_assembled(std::move(direct), std::move(tile_blocks), std::move(g));
         stage_note = "; assembled: " + a->reason;
         assembled_walk = a->walk;

@@ -2,6 +2,7 @@
 
 #include "runtime/engine/staged.h"
 
+#include <cstring>
 #include <string>
 
 #if defined(__x86_64__)
@@ -47,13 +48,81 @@ __attribute__((target("avx512f,avx512bw"))) inline void send_piece(char* d, cons
   }
 }
 
+// The same with AVX2 (backends/avx2.cpp's kAssembleStream): two 32-byte halves per line, the
+// carry merged by a byte blend, a chain's partial ends copied with memcpy.
+__attribute__((target("avx2"))) inline void send_piece_avx2(char* d, const char* b, char* c, std::int64_t piece,
+                                                           bool cont_in, bool cont_out) {
+  const unsigned a = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(d) % kLine);
+  char* const line = d - a;
+  const char* const from = b - a;
+  const std::int64_t stop = a + piece;
+  std::int64_t i = 0;
+  if (a) {
+    if (cont_in) {
+      const __m256i at = _mm256_set1_epi8(static_cast<char>(a));
+      const __m256i i0 = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                                          22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+      const __m256i i1 = _mm256_add_epi8(i0, _mm256_set1_epi8(32));
+      const __m256i* const v = reinterpret_cast<const __m256i*>(from);
+      const __m256i* const k = reinterpret_cast<const __m256i*>(c);
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(line),
+                          _mm256_blendv_epi8(_mm256_load_si256(v), _mm256_load_si256(k), _mm256_cmpgt_epi8(at, i0)));
+      _mm256_stream_si256(reinterpret_cast<__m256i*>(line + 32), _mm256_blendv_epi8(_mm256_load_si256(v + 1),
+                                                                                   _mm256_load_si256(k + 1),
+                                                                                   _mm256_cmpgt_epi8(at, i1)));
+    } else {
+      std::memcpy(d, b, static_cast<std::size_t>(kLine - a));
+    }
+    i = kLine;
+  }
+  for (; i + kLine <= stop; i += kLine) {
+    const __m256i* const v = reinterpret_cast<const __m256i*>(from + i);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(line + i), _mm256_load_si256(v));
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(line + i + 32), _mm256_load_si256(v + 1));
+  }
+  if (i < stop) {
+    const __m256i* const v = reinterpret_cast<const __m256i*>(from + i);
+    if (cont_out) {
+      _mm256_store_si256(reinterpret_cast<__m256i*>(c), _mm256_load_si256(v));
+      _mm256_store_si256(reinterpret_cast<__m256i*>(c + 32), _mm256_load_si256(v + 1));
+    } else {
+      std::memcpy(line + i, from + i, static_cast<std::size_t>(stop - i));
+    }
+  }
+}
+
 class AssembledBlocks final : public PreparedBlocks {
  public:
   AssembledBlocks(std::unique_ptr<PreparedBlocks> direct, std::unique_ptr<PreparedBlocks> tile, AssemblyGeometry g)
       : direct_(std::move(direct)), tile_(std::move(tile)), g_(std::move(g)) {}
 
-  __attribute__((target("avx512f,avx512bw"))) void run(const char* in, char* out, std::int64_t begin,
-                                                       std::int64_t end) const override {
+  void run(const char* in, char* out, std::int64_t begin, std::int64_t end) const override {
+    if (g_.avx512)
+      run_avx512(in, out, begin, end);
+    else
+      run_avx2(in, out, begin, end);
+  }
+
+  std::int64_t iterations() const override { return direct_->iterations(); }
+
+  std::string describe() const override {
+    return direct_->describe() + "; output lines assembled across tiles: " + std::to_string(g_.stream_out.size()) +
+           " streams, pieces of " + std::to_string(g_.piece_bytes) + " bytes";
+  }
+
+ private:
+  __attribute__((target("avx512f,avx512bw"))) void run_avx512(const char* in, char* out, std::int64_t begin,
+                                                              std::int64_t end) const {
+    run_with<true>(in, out, begin, end);
+  }
+  __attribute__((target("avx2"))) void run_avx2(const char* in, char* out, std::int64_t begin,
+                                                std::int64_t end) const {
+    run_with<false>(in, out, begin, end);
+  }
+
+  template <bool Avx512>
+  __attribute__((always_inline)) inline void run_with(const char* in, char* out, std::int64_t begin,
+                                                      std::int64_t end) const {
     const std::int64_t per = g_.tile_iterations;
     const std::int64_t first = (begin + per - 1) / per, last = end / per;  // whole tiles [first, last)
     if (first >= last) return direct_->run(in, out, begin, end);
@@ -80,9 +149,14 @@ class AssembledBlocks final : public PreparedBlocks {
       tile_->run(in + in_off, buf, 0, per);
       const bool cont_in = t > first && idx[depth - 1] != 0;
       const bool cont_out = t + 1 < last && idx[depth - 1] != chain_count - 1;
-      for (std::int64_t s = 0; s < streams; ++s)
-        send_piece(dst + g_.stream_out[s], buf + g_.stream_buf[s], carry + s * kLine, g_.piece_bytes, cont_in,
-                   cont_out);
+      for (std::int64_t s = 0; s < streams; ++s) {
+        if constexpr (Avx512)
+          send_piece(dst + g_.stream_out[s], buf + g_.stream_buf[s], carry + s * kLine, g_.piece_bytes, cont_in,
+                     cont_out);
+        else
+          send_piece_avx2(dst + g_.stream_out[s], buf + g_.stream_buf[s], carry + s * kLine, g_.piece_bytes, cont_in,
+                          cont_out);
+      }
       for (int d = depth - 1; d >= 0; --d) {
         in_off += g_.outer_in_steps[d];
         out_off += g_.outer_out_steps[d];
@@ -96,14 +170,6 @@ class AssembledBlocks final : public PreparedBlocks {
     if (last * per < end) direct_->run(in, out, last * per, end);
   }
 
-  std::int64_t iterations() const override { return direct_->iterations(); }
-
-  std::string describe() const override {
-    return direct_->describe() + "; output lines assembled across tiles: " + std::to_string(g_.stream_out.size()) +
-           " streams, pieces of " + std::to_string(g_.piece_bytes) + " bytes";
-  }
-
- private:
   // The flat-tile count of the loops inside loop d (above the tile).
   std::int64_t divisor(int d) const {
     std::int64_t n = 1;

@@ -5,7 +5,7 @@
 // streams have their output offsets within a 64-byte line; each stream's piece then goes out in
 // whole lines with non-temporal stores, its partial last line carried to the next tile. The
 // iterations of a part that do not fill a tile run straight into the output (`direct`: the
-// assembled walk with the output's strides). AVX-512 only (byte masks).
+// assembled walk with the output's strides). AVX-512 or AVX2.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +25,7 @@ struct AssemblyGeometry {
   std::vector<std::int64_t> stream_out;       // per stream: bytes from the tile's output base
   std::vector<std::int64_t> stream_buf;       // ... from the buffer's base (same offset within a line)
   std::int64_t buffer_bytes = 0;              // the buffer's extent
+  bool avx512 = true;                         // AVX-512 byte masks; false: AVX2 (byte blends, memcpy)
 };
 
 // The assembled blocks, or `direct` itself where the CPU path is not compiled in (not x86-64)
