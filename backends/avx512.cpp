@@ -267,8 +267,6 @@ void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog, bool v
   }
 }
 
-// avx512 (VBMI) and avx512skx (no VBMI) share this backend; they differ in 1-byte shuffles and
-// in the features the prelude's target pragma names.
 // One stream's piece of an assembled tile (ir/assembly.h, SkeletonHooks::assemble_stream): byte
 // masks (AVX512BW) merge the carry into the first line and write a chain's partial ends.
 constexpr const char* kAssembleStream =
@@ -296,6 +294,8 @@ constexpr const char* kAssembleStream =
     "    _mm512_mask_storeu_epi8(line + i, _cvtu64_mask64(~0ull >> (64 - (stop - i))), v);\n"
     "}";
 
+// avx512 (VBMI) and avx512skx (no VBMI) share this backend; they differ in 1-byte shuffles and
+// in the features the prelude's target pragma names.
 class Avx512Backend final : public Backend {
  public:
   explicit Avx512Backend(Isa isa) : isa_(isa) {}

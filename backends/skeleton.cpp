@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ir/assembly.h"
 #include "ir/error.h"
 #include "ir/stream.h"
 #include "ir/target_features.h"
@@ -213,8 +214,18 @@ void emit_programs_and_run(CodeWriter& w, const Kernel& k, const std::string& el
   emit_run(w, k, elem);
 }
 
-// Declares t0..t{n-1}: the indices of tile `first` in the loops `outer` above a tile.
-void emit_tile_indices(CodeWriter& w, const std::vector<LoopDim>& outer) {
+// A hook's statements, one a line.
+void emit_lines(CodeWriter& w, const std::string& text) {
+  for (size_t at = 0; at < text.size();) {
+    const size_t nl = std::min(text.find('\n', at), text.size());
+    w.line(text.substr(at, nl - at));
+    at = nl + 1;
+  }
+}
+
+// Tile `first`'s place, decoded once: its indices t0..t{n-1} in the loops `outer` above a tile,
+// and its output offset in elements as `out_var` (its input offset as `in_var`, unless null).
+void emit_tile_start(CodeWriter& w, const std::vector<LoopDim>& outer, const char* out_var, const char* in_var) {
   std::int64_t below = 1;
   std::vector<std::int64_t> div(outer.size());
   for (size_t d = outer.size(); d-- > 0;) {
@@ -228,6 +239,33 @@ void emit_tile_indices(CodeWriter& w, const std::vector<LoopDim>& outer) {
     else
       w.linef("std::int64_t t{} = {} % {};", d, quotient, outer[d].count);
   }
+  auto offset = [&](const char* var, int64_t LoopDim::*stride) {
+    std::string base = "0";
+    for (size_t d = 0; d < outer.size(); ++d) base += fmt::format(" + t{} * {}", d, outer[d].*stride);
+    w.linef("std::int64_t {} = {};", var, outer.empty() ? "0" : base.substr(4));
+  };
+  offset(out_var, &LoopDim::out_stride);
+  if (in_var) offset(in_var, &LoopDim::in_stride);
+}
+
+// The step to the next tile: an odometer over `outer` (non-empty) that moves the offsets
+// emit_tile_start declared.
+void emit_tile_step(CodeWriter& w, const std::vector<LoopDim>& outer, const char* out_var, const char* in_var) {
+  std::function<void(size_t)> step = [&](size_t d) {
+    add_to(w, out_var, outer[d].out_stride);
+    if (in_var) add_to(w, in_var, outer[d].in_stride);
+    if (d == 0) {
+      w.line("++t0;");
+      return;
+    }
+    w.block(fmt::format("if (++t{} == {})", d, outer[d].count), [&] {
+      w.linef("t{} = 0;", d);
+      add_to(w, out_var, -outer[d].count * outer[d].out_stride);
+      if (in_var) add_to(w, in_var, -outer[d].count * outer[d].in_stride);
+      step(d - 1);
+    });
+  };
+  step(outer.size() - 1);
 }
 
 // NAME_run_staged: flat iterations [begin, end) as NAME_run, each whole tile of them (ir/staging.h)
@@ -267,16 +305,7 @@ void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, co
             if (!rows) w.linef("alignas({0}) unsigned char stage[{1} + {0}];", kLineBytes, tile_bytes);
             // The tile's output (and, for rows, input) offset in elements, from the loops above it:
             // decoded once, then an odometer.
-            emit_tile_indices(w, outer);
-            std::string base = "0";
-            for (size_t d = 0; d < outer.size(); ++d)
-              base += fmt::format(" + t{} * {}", d, outer[d].out_stride);
-            w.linef("std::int64_t tile_off = {};", outer.empty() ? "0" : base.substr(4));
-            if (rows) {
-              std::string in_base = "0";
-              for (size_t d = 0; d < outer.size(); ++d) in_base += fmt::format(" + t{} * {}", d, outer[d].in_stride);
-              w.linef("std::int64_t in_off = {};", outer.empty() ? "0" : in_base.substr(4));
-            }
+            emit_tile_start(w, outer, "tile_off", rows ? "in_off" : nullptr);
             w.block("for (std::int64_t t = first; t < last; ++t)", [&] {
               w.line("unsigned char* dst = reinterpret_cast<unsigned char*>(out + tile_off);");
               if (rows) {
@@ -299,30 +328,10 @@ void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, co
               w.block(fmt::format("for (; i + {0} <= {1}; i += {0})", kLineBytes, tile_bytes), [&] {
                 w.line("unsigned char* const to = dst + i;");
                 w.line("const unsigned char* const from = buf + i;");
-                for (size_t at = 0; at < hooks.stream_line.size();) {
-                  const size_t nl = std::min(hooks.stream_line.find('\n', at), hooks.stream_line.size());
-                  w.line(hooks.stream_line.substr(at, nl - at));
-                  at = nl + 1;
-                }
+                emit_lines(w, hooks.stream_line);
               });
               w.linef("std::memcpy(dst + i, buf + i, static_cast<std::size_t>({} - i));", tile_bytes);
-              if (!outer.empty()) {
-                std::function<void(size_t)> step = [&](size_t d) {
-                  w.linef("tile_off += {};", outer[d].out_stride);
-                  if (rows) w.linef("in_off += {};", outer[d].in_stride);
-                  if (d == 0) {
-                    w.linef("++t0;");
-                    return;
-                  }
-                  w.block(fmt::format("if (++t{} == {})", d, outer[d].count), [&] {
-                    w.linef("t{} = 0;", d);
-                    w.linef("tile_off -= {};", outer[d].count * outer[d].out_stride);
-                    if (rows) w.linef("in_off -= {};", outer[d].count * outer[d].in_stride);
-                    step(d - 1);
-                  });
-                };
-                step(outer.size() - 1);
-              }
+              if (!outer.empty()) emit_tile_step(w, outer, "tile_off", rows ? "in_off" : nullptr);
             });
             w.line(hooks.stream_fence);
             w.linef("if (last * {0} < end) {1}_run(in, out, last * {0}, end);", per, k.name);
@@ -339,8 +348,7 @@ void emit_assembled_run(CodeWriter& w, const Kernel& k, const std::string& elem,
   const int64_t per = tile.iterations();
   const int64_t streams = static_cast<int64_t>(k.assembly_stream_out.size());
   const int64_t piece = k.assembly_piece * k.elem_bytes;
-  const int64_t buffer = (k.assembly_buffer_elements * k.elem_bytes + 2 * kLineBytes + kLineBytes - 1) / kLineBytes *
-                         kLineBytes;
+  const int64_t buffer = assembly_stage_bytes(k.assembly_buffer_elements * k.elem_bytes);
   const int64_t carry = streams * kLineBytes;
   std::vector<LoopDim> outer(k.loops.begin(), k.loops.begin() + level);
   const size_t chain = outer.size() - 1;
@@ -379,14 +387,7 @@ void emit_assembled_run(CodeWriter& w, const Kernel& k, const std::string& elem,
                     kLineBytes);
             w.linef("unsigned char* const carry = stage + {};", buffer);
             w.linef("const std::int64_t piece = {};", piece);
-            emit_tile_indices(w, outer);
-            std::string in_base = "0", out_base = "0";
-            for (size_t d = 0; d < outer.size(); ++d) {
-              in_base += fmt::format(" + t{} * {}", d, outer[d].in_stride);
-              out_base += fmt::format(" + t{} * {}", d, outer[d].out_stride);
-            }
-            w.linef("std::int64_t in_off = {};", in_base.substr(4));
-            w.linef("std::int64_t out_off = {};", out_base.substr(4));
+            emit_tile_start(w, outer, "out_off", "in_off");
             w.block("for (std::int64_t t = first; t < last; ++t)", [&] {
               w.line("unsigned char* const dst = reinterpret_cast<unsigned char*>(out + out_off);");
               w.linef("unsigned char* const buf = stage + reinterpret_cast<std::uintptr_t>(dst) % {};", kLineBytes);
@@ -397,27 +398,9 @@ void emit_assembled_run(CodeWriter& w, const Kernel& k, const std::string& elem,
                 w.linef("unsigned char* const d = dst + {}_stream_out[s];", k.name);
                 w.linef("const unsigned char* const b = buf + {}_stream_buf[s];", k.name);
                 w.linef("unsigned char* const c = carry + s * {};", kLineBytes);
-                for (size_t at = 0; at < hooks.assemble_stream.size();) {
-                  const size_t nl = std::min(hooks.assemble_stream.find('\n', at), hooks.assemble_stream.size());
-                  w.line(hooks.assemble_stream.substr(at, nl - at));
-                  at = nl + 1;
-                }
+                emit_lines(w, hooks.assemble_stream);
               });
-              std::function<void(size_t)> step = [&](size_t d) {
-                add_to(w, "in_off", outer[d].in_stride);
-                add_to(w, "out_off", outer[d].out_stride);
-                if (d == 0) {
-                  w.line("++t0;");
-                  return;
-                }
-                w.block(fmt::format("if (++t{} == {})", d, outer[d].count), [&] {
-                  w.linef("t{} = 0;", d);
-                  add_to(w, "in_off", -outer[d].count * outer[d].in_stride);
-                  add_to(w, "out_off", -outer[d].count * outer[d].out_stride);
-                  step(d - 1);
-                });
-              };
-              step(outer.size() - 1);
+              emit_tile_step(w, outer, "out_off", "in_off");
             });
             w.line(hooks.stream_fence);
             w.line("std::free(mem);");

@@ -37,6 +37,7 @@
 
 #include "ir/loops.h"
 #include "ir/plan.h"
+#include "ir/stream.h"
 
 namespace gentt {
 
@@ -60,6 +61,12 @@ struct AssemblyPlan {
   int64_t region_elements = 0; // the input a tile reads (contiguous)
   std::string reason;          // for explain and the banner
 };
+
+// The bytes a buffer of `buffer_bytes` takes with a line of room on each side (a stream's first and
+// last lines are read whole from it), rounded up to whole lines: where the carry lines start.
+inline int64_t assembly_stage_bytes(int64_t buffer_bytes) {
+  return (buffer_bytes + 3 * kLineBytes - 1) / kLineBytes * kLineBytes;
+}
 
 // The assembled walk of `plan`, or nullopt with `why` set. Needs a piece of at least one line.
 std::optional<AssemblyPlan> plan_assembly(const Plan& plan, std::string* why,

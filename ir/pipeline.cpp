@@ -94,11 +94,12 @@ Lowered run_pipeline(const Problem& given) {
   // the spec asks for streaming stores. It replaces the cached walk (tiled or not), except where
   // long kept rows are streamed straight across below (ir/staging.h, plan_row_streaming).
   const int64_t out_bytes = out.kernel.in_elements * problem.dtype.bytes;
-  const bool rows_streamed =
-      !out.kernel.tiled && out.kernel.regions.empty() && plan_row_streaming(out.plan, out.kernel.loops, nullptr);
+  const std::optional<StagePlan> rows = !out.kernel.tiled && out.kernel.regions.empty()
+                                           ? plan_row_streaming(out.plan, out.kernel.loops, nullptr)
+                                           : std::nullopt;
   bool assembled = false;
   if ((is_avx512_level(problem.target.isa) || problem.target.isa == Isa::avx2) &&
-      problem.stores != StoreMode::cached && !rows_streamed &&
+      problem.stores != StoreMode::cached && !rows &&
       (problem.stores == StoreMode::streaming || out_bytes >= kStageMinBytes)) {
     std::string why;
     if (const std::optional<AssemblyPlan> a = plan_assembly(out.plan, &why)) {
@@ -133,7 +134,6 @@ Lowered run_pipeline(const Problem& given) {
       out.kernel.regions.empty() && (problem.stores == StoreMode::streaming || out_bytes >= kStageMinBytes)) {
     std::string why;
     const bool asked = problem.stores == StoreMode::streaming;
-    const std::optional<StagePlan> rows = plan_row_streaming(out.plan, out.kernel.loops, nullptr);
     const std::optional<StagePlan> stage =
         rows ? std::nullopt
              : plan_staging(out.plan, out.kernel.loops, &why, asked ? 1 : kStageMinTileBytes, kStageMaxStackTileBytes,

@@ -1569,8 +1569,8 @@ void paper_f32_27p5_p41203_run_assembled(const paper_f32_27p5_p41203_elem* in, p
   const std::int64_t piece = 108;
   std::int64_t t0 = first / 27;
   std::int64_t t1 = first % 27;
-  std::int64_t in_off = t0 * 729 + t1 * 531441;
   std::int64_t out_off = t0 * 729 + t1 * 27;
+  std::int64_t in_off = t0 * 729 + t1 * 531441;
   for (std::int64_t t = first; t < last; ++t) {
     unsigned char* const dst = reinterpret_cast<unsigned char*>(out + out_off);
     unsigned char* const buf = stage + reinterpret_cast<std::uintptr_t>(dst) % 64;
@@ -1605,14 +1605,14 @@ void paper_f32_27p5_p41203_run_assembled(const paper_f32_27p5_p41203_elem* in, p
           _mm512_mask_storeu_epi8(line + i, _cvtu64_mask64(~0ull >> (64 - (stop - i))), v);
       }
     }
-    in_off += 531441;
     out_off += 27;
+    in_off += 531441;
     if (++t1 == 27) {
       t1 = 0;
-      in_off -= 14348907;
       out_off -= 729;
-      in_off += 729;
+      in_off -= 14348907;
       out_off += 729;
+      in_off += 729;
       ++t0;
     }
   }

@@ -1,9 +1,10 @@
 #include "runtime/engine/assembled.h"
 
-#include "runtime/engine/staged.h"
-
 #include <cstring>
 #include <string>
+
+#include "ir/assembly.h"
+#include "runtime/engine/tile_walk.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -129,26 +130,17 @@ class AssembledBlocks final : public PreparedBlocks {
     if (begin < first * per) direct_->run(in, out, begin, first * per);
     const int depth = static_cast<int>(g_.outer_counts.size());
     const std::int64_t streams = static_cast<std::int64_t>(g_.stream_out.size());
-    // The buffer with a line of room on each side (a stream's first and last lines are read
-    // whole), rounded to lines; then the carry lines.
-    const std::int64_t buffer = (g_.buffer_bytes + 3 * kLine - 1) / kLine * kLine;
+    const std::int64_t buffer = assembly_stage_bytes(g_.buffer_bytes);  // then the carry lines
     char* const stage = line_buffer(buffer + streams * kLine);
     char* const carry = stage + buffer;
-    // Tile `first`'s place: its index in each loop above the tile, its input and output offsets.
-    std::int64_t idx[64] = {};
-    std::int64_t in_off = 0, out_off = 0;
-    for (int d = depth - 1; d >= 0; --d) {
-      idx[d] = (first / divisor(d)) % g_.outer_counts[d];
-      in_off += idx[d] * g_.outer_in_steps[d];
-      out_off += idx[d] * g_.outer_out_steps[d];
-    }
+    TileOdometer now(g_.outer_counts, &g_.outer_in_steps, g_.outer_out_steps, first);
     const std::int64_t chain_count = g_.outer_counts[depth - 1];
     for (std::int64_t t = first; t < last; ++t) {
-      char* const dst = out + out_off;
+      char* const dst = out + now.out;
       char* const buf = stage + reinterpret_cast<std::uintptr_t>(dst) % kLine;
-      tile_->run(in + in_off, buf, 0, per);
-      const bool cont_in = t > first && idx[depth - 1] != 0;
-      const bool cont_out = t + 1 < last && idx[depth - 1] != chain_count - 1;
+      tile_->run(in + now.in, buf, 0, per);
+      const bool cont_in = t > first && now.idx[depth - 1] != 0;
+      const bool cont_out = t + 1 < last && now.idx[depth - 1] != chain_count - 1;
       for (std::int64_t s = 0; s < streams; ++s) {
         if constexpr (Avx512)
           send_piece(dst + g_.stream_out[s], buf + g_.stream_buf[s], carry + s * kLine, g_.piece_bytes, cont_in,
@@ -157,25 +149,12 @@ class AssembledBlocks final : public PreparedBlocks {
           send_piece_avx2(dst + g_.stream_out[s], buf + g_.stream_buf[s], carry + s * kLine, g_.piece_bytes, cont_in,
                           cont_out);
       }
-      for (int d = depth - 1; d >= 0; --d) {
-        in_off += g_.outer_in_steps[d];
-        out_off += g_.outer_out_steps[d];
-        if (++idx[d] < g_.outer_counts[d]) break;
-        in_off -= idx[d] * g_.outer_in_steps[d];
-        out_off -= idx[d] * g_.outer_out_steps[d];
-        idx[d] = 0;
-      }
+      now.step();
     }
     _mm_sfence();
     if (last * per < end) direct_->run(in, out, last * per, end);
   }
 
-  // The flat-tile count of the loops inside loop d (above the tile).
-  std::int64_t divisor(int d) const {
-    std::int64_t n = 1;
-    for (int k = d + 1; k < static_cast<int>(g_.outer_counts.size()); ++k) n *= g_.outer_counts[k];
-    return n;
-  }
 
   std::unique_ptr<PreparedBlocks> direct_, tile_;
   AssemblyGeometry g_;

@@ -68,17 +68,16 @@ struct Data {
   std::int64_t prefetch_ahead = 0;    // PrepareOptions::prefetch_ahead
 };
 
-// __builtin_prefetch's locality for T's prefetches: T::kPrefetchLocality, else 3 (into L1).
+// __builtin_prefetch's locality for T's prefetches: T::kPrefetchLocality, else 3 (into L1). A
+// variable, not a function: __builtin_prefetch needs a constant, and unoptimized builds do not fold
+// a call.
 template <class T>
-constexpr int prefetch_locality() {
+inline constexpr int kPrefetchLocalityOf = [] {
   if constexpr (requires { T::kPrefetchLocality; })
     return T::kPrefetchLocality;
   else
     return 3;
-}
-// As a variable: __builtin_prefetch needs a constant, and unoptimized builds do not fold the call.
-template <class T>
-inline constexpr int kPrefetchLocalityOf = prefetch_locality<T>();
+}();
 
 // Register r's offset from the block's first under Program's two-step affine rule.
 template <int R>

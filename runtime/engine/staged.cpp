@@ -3,6 +3,8 @@
 #include <cstring>
 #include <string>
 
+#include "runtime/engine/tile_walk.h"
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -10,18 +12,6 @@
 namespace gentt::engine {
 
 #if defined(__x86_64__)
-
-char* line_buffer(std::int64_t bytes) {
-  constexpr std::int64_t kLine = 64;
-  thread_local std::unique_ptr<char[]> buffer;
-  thread_local std::int64_t size = 0;
-  if (size < bytes) {
-    buffer.reset(new char[static_cast<std::size_t>(bytes + kLine)]);
-    size = bytes;
-  }
-  const auto p = reinterpret_cast<std::uintptr_t>(buffer.get());
-  return buffer.get() + (kLine - p % kLine) % kLine;
-}
 
 namespace {
 
@@ -54,27 +44,6 @@ __attribute__((target("avx2"))) void stream_avx2(char* dst, const char* src, std
 
 
 
-// Tile t's place: its index in each loop above the tile and its output offset (bytes).
-struct Odometer {
-  std::int64_t idx[64] = {};
-  std::int64_t out = 0;
-  Odometer(const StageGeometry& g, std::int64_t t) {
-    for (int d = static_cast<int>(g.outer_counts.size()) - 1; d >= 0; --d) {
-      idx[d] = t % g.outer_counts[d];
-      t /= g.outer_counts[d];
-      out += idx[d] * g.outer_out_steps[d];
-    }
-  }
-  void step(const StageGeometry& g) {
-    for (int d = static_cast<int>(g.outer_counts.size()) - 1; d >= 0; --d) {
-      out += g.outer_out_steps[d];
-      if (++idx[d] < g.outer_counts[d]) return;
-      out -= idx[d] * g.outer_out_steps[d];
-      idx[d] = 0;
-    }
-  }
-};
-
 class StagedBlocks final : public PreparedBlocks {
  public:
   StagedBlocks(std::unique_ptr<PreparedBlocks> inner, StageGeometry g) : inner_(std::move(inner)), g_(std::move(g)) {}
@@ -85,7 +54,7 @@ class StagedBlocks final : public PreparedBlocks {
     if (first >= last) return inner_->run(in, out, begin, end);
     if (begin < first * per) inner_->run(in, out, begin, first * per);
     // The tile's output offset: an odometer over the loops above the tile (no division per tile).
-    Odometer now(g_, first);
+    TileOdometer now(g_.outer_counts, nullptr, g_.outer_out_steps, first);
     char* const buffer = line_buffer(g_.tile_bytes + kLine);
     for (std::int64_t t = first; t < last; ++t) {
       char* dst = out + now.out;
@@ -99,7 +68,7 @@ class StagedBlocks final : public PreparedBlocks {
         stream_avx512(dst, stage, g_.tile_bytes);
       else
         stream_avx2(dst, stage, g_.tile_bytes);
-      now.step(g_);
+      now.step();
     }
     _mm_sfence();
     if (last * per < end) inner_->run(in, out, last * per, end);

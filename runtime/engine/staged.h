@@ -23,11 +23,6 @@ struct StageGeometry {
   StageIsa isa = StageIsa::avx2;
 };
 
-// The calling thread's buffer of at least `bytes`, on a 64-byte line, kept for its next call (the
-// staged and the assembled blocks' tiles; x86-64 only). On the heap: a thread_local array this size
-// would take static TLS space, which a dlopen'ed library such as the Python module may not get.
-char* line_buffer(std::int64_t bytes);
-
 // The staged blocks over `inner`, or `inner` itself where the streaming copy is not compiled in
 // (not x86-64) or the geometry is out of range.
 std::unique_ptr<PreparedBlocks> make_staged(std::unique_ptr<PreparedBlocks> inner, StageGeometry geometry);
