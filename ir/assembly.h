@@ -58,7 +58,8 @@ struct AssemblyPlan {
   int64_t piece = 0;           // elements each stream gets per tile (C's output stride)
   std::vector<int64_t> stream_out, stream_buf;  // per stream: first element in `out` / in the buffer
   int64_t buffer_elements = 0; // the buffer's extent (elements)
-  int64_t region_elements = 0; // the input a tile reads (contiguous)
+  int64_t region_elements = 0; // the input elements a tile reads
+  int64_t span_elements = 0;   // from the first to the last of them, + 1 (region_elements: contiguous)
   std::string reason;          // for explain and the banner
 };
 
@@ -69,8 +70,33 @@ inline int64_t assembly_stage_bytes(int64_t buffer_bytes) {
 }
 
 // The assembled walk of `plan`, or nullopt with `why` set. Needs a piece of at least one line.
+// Tiles are first the input's innermost axes up to the output's innermost one (one contiguous
+// region); where none qualifies, strided tiles: the output's innermost axes (the piece) and the
+// input's innermost ones, each whole, the input axes between them left to the loops above (each
+// tile reads one input row per stream combination). Strided tiles with a single stream are left
+// to staged output unless `single_stream_strided`.
 std::optional<AssemblyPlan> plan_assembly(const Plan& plan, std::string* why,
                                           int64_t max_tile_bytes = kAssemblyMaxTileBytes,
-                                          int64_t min_tile_bytes = kAssemblyMinTileBytes);
+                                          int64_t min_tile_bytes = kAssemblyMinTileBytes,
+                                          bool single_stream_strided = false);
+
+// Where no tile of whole axes qualifies (2-D transposes, the output's innermost axis far from the
+// input's innermost one): the assembled walk of the plan of `plan`'s problem with the output's
+// innermost axis and/or the input's innermost axis split in two, (n / k, k) for a divisor k, so
+// that a tile takes k of its elements: a piece of k output elements per stream, the chain the
+// split axis' outer part. The split problem describes the same memory (no padding, no tails at
+// the split); the plan returned is made for it. nullopt with `why` set where no divisor fits.
+struct SplitAssembly {
+  Plan plan;               // make_plan of the split problem (the kernel is lowered from it)
+  AssemblyPlan assembly;   // its assembled walk
+  std::string split;       // e.g. "axis 0 (4095) split as 65 x 63", for explain
+};
+std::optional<SplitAssembly> plan_split_assembly(const Plan& plan, std::string* why,
+                                                 int64_t max_tile_bytes = kAssemblyMaxTileBytes,
+                                                 int64_t min_tile_bytes = kAssemblyMinTileBytes);
+
+// `c` with canonical axis `axis` (extent n, a multiple of `inner`) split into (n / inner, inner):
+// the outer part keeps the axis' index, the inner one is axis + 1; both keep its original axes.
+Canonical split_canonical_axis(const Canonical& c, int axis, int64_t inner);
 
 }  // namespace gentt

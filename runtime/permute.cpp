@@ -600,17 +600,30 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     // generated AVX-512 kernel; (3,2,5,0,1,4) 0.52 -> 0.59). The AVX-512 engine keeps 2 KiB (0.77-0.80
     // there; 16 KiB gave 0.75-0.81).
     const std::int64_t min_tile = is_avx512(isa) ? kAssemblyMinTileBytes : std::int64_t{16} << 10;
-    if (const std::optional<AssemblyPlan> a = plan_assembly(plan, &why, kAssemblyMaxTileBytes, min_tile)) {
-      const std::optional<engine::BlockTables> tile_tables = engine::make_block_tables(a->tile_plan, a->tile_walk);
+    std::optional<AssemblyPlan> a = plan_assembly(plan, &why, kAssemblyMaxTileBytes, min_tile);
+    // Where no tile of whole axes qualifies: the plan of the problem with an axis or two split
+    // (ir/assembly.h's plan_split_assembly); its blocks walk the same memory.
+    std::optional<SplitAssembly> split;
+    if (!a) {
+      split = plan_split_assembly(plan, &why, kAssemblyMaxTileBytes, min_tile);
+      if (split) a = split->assembly;
+    }
+    if (a) {
+      const std::optional<engine::BlockTables> split_tables =
+          split ? engine::make_block_tables(split->plan, a->walk) : std::nullopt;
+      const std::optional<engine::BlockTables> tile_tables =
+          split && !split_tables ? std::nullopt : engine::make_block_tables(a->tile_plan, a->tile_walk);
       engine::PrepareOptions tile_options;  // whole-vector loads inside the tile's input region
-      tile_options.in_hi = a->region_elements * elem_bytes;
+      tile_options.in_hi = a->span_elements * elem_bytes;
       tile_options.prefetch_ahead = a->walk.loops[a->level - 1].in_stride * elem_bytes;
       const TileChoice untiled;
       const char* engine_name = is_avx512(isa) ? "avx512" : "avx2";
       std::unique_ptr<engine::PreparedBlocks> tile_blocks =
           tile_tables ? prepare(*tile_tables, untiled, tile_options, engine_name) : nullptr;
       std::unique_ptr<engine::PreparedBlocks> direct =
-          tile_blocks ? prepare(engine::with_loops(*tables, a->walk), untiled, cached_options, engine_name) : nullptr;
+          !tile_blocks ? nullptr
+          : split      ? prepare(*split_tables, untiled, cached_options, engine_name)
+                       : prepare(engine::with_loops(*tables, a->walk), untiled, cached_options, engine_name);
       if (direct) {
         engine::AssemblyGeometry g;
         for (int l = 0; l < a->level; ++l) {

@@ -102,6 +102,10 @@ int main(int argc, char** argv) {
     const bool assembled = x86 && (c == 4 || c == 5) && cases > 5 && !random_only;
     if (assembled && c == 4) p = {{5, 7, 9, 11}, {1, 3, 0, 2}, 8};
     if (assembled && c == 5) p = {{11, 5, 37, 9}, {3, 0, 2, 1}, 2};
+    // x86: a 2-D transpose assembled from the split problem (ir/assembly.h, plan_split_assembly):
+    // both axes split, tails in both block axes inside each tile.
+    const bool split = x86 && c == 6 && cases > 6 && !random_only;
+    if (split) p = {{1000, 1020}, {1, 0}, 4};
     const bool streaming = x86 && c >= cases - cases / 4;
     if (streaming) make_streamable(p, rng, isa == "avx2" ? 32 : 64);
     // The eighth before them ask for streaming stores on any shape: where no streaming variant
@@ -110,7 +114,7 @@ int main(int argc, char** argv) {
     const bool staged = x86 && !streaming && c >= cases - cases / 4 - cases / 8 && c > 2;
     // avx512skx moves single bytes without VBMI (word permutes and in-lane byte shuffles): half of
     // its other cases get byte-unit elements.
-    if (isa == "avx512skx" && !streaming && !assembled && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
+    if (isa == "avx512skx" && !streaming && !assembled && !split && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
     nlohmann::ordered_json k;
     const std::string name = prefix + std::to_string(c);
     k["name"] = name;
@@ -119,7 +123,7 @@ int main(int argc, char** argv) {
     k["perm"] = p.perm;
     k["isa"] = isa;
     if (vector_bits) k["vector_bits"] = vector_bits;
-    if (streaming || staged || kept_rows || assembled) k["stores"] = "streaming";
+    if (streaming || staged || kept_rows || assembled || split) k["stores"] = "streaming";
     specs[c % shards]["kernels"].push_back(k);
     arm_cases.push_back({name, p.elem_bytes, p.shape, p.perm});
   }

@@ -55,7 +55,7 @@ void check_tile(const Plan& plan, const AssemblyPlan& a) {
       if (!real.is_valid(id, valid)) continue;
       const int64_t r = rbase + real.out_offset(id), v = vbase + virt.out_offset(id);
       const int64_t in = ibase + real.in_offset(id);
-      CHECK((in >= 0 && in < a.region_elements));
+      CHECK((in >= 0 && in < a.span_elements));
       auto s = by_buf.upper_bound(v);
       REQUIRE(s != by_buf.begin());
       --s;
@@ -141,4 +141,53 @@ TEST_CASE("assembly: random plans' tiles place every element in its stream's pie
     check_tile(plan, *a);
   }
   CHECK(assembled >= 40);
+}
+
+TEST_CASE("assembly: strided tiles and split problems", "[assembly]") {
+  std::string why;
+  // float32 72x61x80x83 reversed: no contiguous tile (the output's innermost axis is the input's
+  // outermost); the tile is axes 3 and 0 whole, 83 streams of 288-byte pieces, axis 1 the chain.
+  const Plan rev = make_plan(canonicalize(4, {72, 61, 80, 83}, {3, 2, 1, 0}), 16);
+  const auto r = plan_assembly(rev, &why);
+  REQUIRE(r);
+  CHECK(r->piece == 72);
+  CHECK(r->stream_out.size() == 83);
+  CHECK(r->region_elements == 72 * 83);
+  CHECK(r->span_elements > r->region_elements);
+  CHECK(r->walk.loops[r->level - 1].axis == 1);
+  check_tile(rev, *r);
+  // A 2-D transpose takes no tile of whole axes; split, 4095 = 65 x 63 and 4097 = 17 x 241.
+  const Plan flat = make_plan(canonicalize(4, {4095, 4097}, {1, 0}), 16);
+  CHECK_FALSE(plan_assembly(flat, &why));
+  const auto s = plan_split_assembly(flat, &why);
+  REQUIRE(s);
+  CHECK(s->plan.problem.shape == std::vector<int64_t>{65, 63, 17, 241});
+  CHECK(s->plan.problem.perm == std::vector<int>{2, 3, 0, 1});
+  CHECK(s->assembly.piece == 63);
+  CHECK(s->assembly.stream_out.size() == 241);
+  check_tile(s->plan, s->assembly);
+  // A prime extent has no divisor to split by.
+  CHECK_FALSE(plan_split_assembly(make_plan(canonicalize(4, {97, 248631}, {1, 0}), 16), &why));
+  CHECK_THAT(why, Catch::Contains("no split fits"));
+}
+
+TEST_CASE("assembly: random split plans' tiles place every element in its stream's piece", "[assembly][property]") {
+  std::mt19937_64 rng(2612);
+  int split = 0;
+  for (int c = 0; c < 3000; ++c) {
+    const test::RandomProblem p = test::random_problem(rng, 3, 1 << 22);
+    const Plan plan = make_plan(canonicalize(p.elem_bytes, p.shape, p.perm), lanes_of(p.elem_bytes));
+    std::string why;
+    if (plan_assembly(plan, &why)) continue;
+    const auto s = plan_split_assembly(plan, &why);
+    if (!s) continue;
+    ++split;
+    INFO("case " << c << ": " << s->split);
+    int64_t n = 1, m = 1;
+    for (int64_t x : plan.problem.shape) n *= x;
+    for (int64_t x : s->plan.problem.shape) m *= x;
+    CHECK(n == m);
+    check_tile(s->plan, s->assembly);
+  }
+  CHECK(split >= 5);
 }
