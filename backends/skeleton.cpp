@@ -375,7 +375,14 @@ void emit_assembled_run(CodeWriter& w, const Kernel& k, const std::string& elem,
   w.block(fmt::format("void {0}_run_assembled(const {1}* in, {1}* out, std::int64_t begin, std::int64_t end)", k.name,
                       elem),
           [&] {
-            w.linef("const std::int64_t first = (begin + {0}) / {1}, last = end / {1};  // whole tiles", per - 1, per);
+            if (k.regions.empty()) {
+              w.linef("const std::int64_t first = (begin + {0}) / {1}, last = end / {1};  // whole tiles", per - 1, per);
+            } else {
+              const int64_t tiled = LoopRegion{0, 0, k.loops}.iterations();
+              w.comment(fmt::format("Whole tiles: the first nest's {} flat iterations; the other nests run as NAME_run.", tiled));
+              w.linef("const std::int64_t first = (begin + {0}) / {1}, last = (end < {2} ? end : {2}) / {1};", per - 1, per,
+                      tiled);
+            }
             w.comment(fmt::format("The buffer ({} bytes) and the carry lines ({} bytes), on a line.", buffer, carry));
             w.linef("void* const mem = first < last ? std::malloc({}) : nullptr;", buffer + carry + kLineBytes);
             w.block("if (!mem)", [&] {
@@ -445,8 +452,9 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
   const bool assembled = k.assembly_level >= 0;
   GENTT_CHECK(!assembled || (!hooks.assemble_stream.empty() && !hooks.stream_fence.empty()),
               "an assembled kernel needs the backend's stream assembly and fence");
-  GENTT_CHECK(!assembled || (k.regions.empty() && !staged && k.assembly_tile.size() == 1 && k.assembly_level >= 1),
-              "an assembled kernel has one loop nest, a chain loop and a tile");
+  GENTT_CHECK(!assembled || ((k.regions.empty() || (k.regions.front().in_offset == 0 && k.regions.front().out_offset == 0)) &&
+                              !staged && k.assembly_tile.size() == 1 && k.assembly_level >= 1),
+              "an assembled kernel has its tiles in its first loop nest, a chain loop and a tile");
   if (assembled) {
     w.line("");
     w.comment("The tile's blocks and loops, writing into the buffer (its own output strides).");

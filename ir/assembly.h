@@ -60,6 +60,10 @@ struct AssemblyPlan {
   int64_t buffer_elements = 0; // the buffer's extent (elements)
   int64_t region_elements = 0; // the input elements a tile reads
   int64_t span_elements = 0;   // from the first to the last of them, + 1 (region_elements: contiguous)
+  // Chunked walks (plan_chunked_assembly): the nests that walk every block once, `walk.loops`
+  // (whole tiles) first; the others (the remainders of the chunked loops) run without tiles.
+  // Empty: one nest, every flat iteration in a tile.
+  std::vector<LoopRegion> regions;
   std::string reason;          // for explain and the banner
 };
 
@@ -94,6 +98,16 @@ struct SplitAssembly {
 std::optional<SplitAssembly> plan_split_assembly(const Plan& plan, std::string* why,
                                                  int64_t max_tile_bytes = kAssemblyMaxTileBytes,
                                                  int64_t min_tile_bytes = kAssemblyMinTileBytes);
+
+// Where no divisor serves (prime extents): the plan's own loops over the output's innermost axis
+// (W) and the input's innermost one (R) cut into chunks of tw and tr blocks, the block axes being
+// exactly those two; a tile is tw x tr blocks (pieces of tw blocks to each of tr blocks' rows of
+// streams), the chain W's chunk loop. The chunks' remainders (with the tails) are further nests
+// walked without tiles, as cache tiles' remainders are (ir/tiling.h). nullopt with `why` set where
+// the block or the loops do not allow it.
+std::optional<AssemblyPlan> plan_chunked_assembly(const Plan& plan, std::string* why,
+                                                  int64_t max_tile_bytes = kAssemblyMaxTileBytes,
+                                                  int64_t min_tile_bytes = kAssemblyMinTileBytes);
 
 // `c` with canonical axis `axis` (extent n, a multiple of `inner`) split into (n / inner, inner):
 // the outer part keeps the axis' index, the inner one is axis + 1; both keep its original axes.

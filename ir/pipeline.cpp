@@ -117,6 +117,9 @@ Lowered run_pipeline(const Problem& given) {
     if (!a && why.find("staged (below)") == std::string::npos) {
       split = plan_split_assembly(out.plan, &split_why);
       if (split) a = split->assembly;
+      std::string chunk_why;
+      if (!a) a = plan_chunked_assembly(out.plan, &chunk_why);
+      if (!a) split_why += "; chunked: " + chunk_why;
     }
     if (a) {
       const Plan& plan = split ? split->plan : out.plan;
@@ -128,6 +131,7 @@ Lowered run_pipeline(const Problem& given) {
       k.assembly_buffer_elements = a->buffer_elements;
       k.assembly_stream_out = a->stream_out;
       k.assembly_stream_buf = a->stream_buf;
+      if (!a->regions.empty()) k.regions = a->regions;
       Kernel tile = lower_walk(a->tile_plan, a->tile_walk, problem.name + "_tile");
       tile.prefetch_ahead = a->walk.loops[a->level - 1].in_stride;
       // Into L2 (prefetcht1): 17^6 float64 (2,5,4,0,1,3) 0.48 of the best copy, into L1 0.43,

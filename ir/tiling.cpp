@@ -9,24 +9,6 @@ namespace {
 
 constexpr int64_t kMinTile = 16;
 
-// `loop` walked in steps of `tile` iterations (the tile-count loop), `count` iterations in all.
-LoopDim tile_steps(const LoopDim& loop, int64_t tile, int64_t count) {
-  LoopDim t = loop;
-  t.count = count / tile;
-  t.in_stride *= tile;
-  t.out_stride *= tile;
-  t.tail_bit = -1;
-  t.what += " (tiles)";
-  return t;
-}
-
-LoopDim with_count(const LoopDim& loop, int64_t count, bool keep_tail) {
-  LoopDim l = loop;
-  l.count = count;
-  if (!keep_tail) l.tail_bit = -1;
-  return l;
-}
-
 }  // namespace
 
 TileChoice tile_loops(BlockLoops& walk, int64_t out_bytes, int64_t min_bytes, int64_t block_in_bytes,

@@ -128,6 +128,26 @@ inline constexpr const char* kBalancedReason =
     "; loops ordered from the block outwards, each continuing the shorter of the input's and the "
     "output's contiguous runs (outputs of 8 MiB and more)";
 
+// `loop` walked in steps of `tile` iterations (the tile-count loop of `count` iterations in all):
+// no tail bit (a tail chunk stays out of the tiles).
+inline LoopDim tile_steps(const LoopDim& loop, int64_t tile, int64_t count) {
+  LoopDim t = loop;
+  t.count = count / tile;
+  t.in_stride *= tile;
+  t.out_stride *= tile;
+  t.tail_bit = -1;
+  t.what += " (tiles)";
+  return t;
+}
+
+// `loop` with `count` iterations, keeping its tail bit or not.
+inline LoopDim with_count(const LoopDim& loop, int64_t count, bool keep_tail) {
+  LoopDim l = loop;
+  l.count = count;
+  if (!keep_tail) l.tail_bit = -1;
+  return l;
+}
+
 // Tiles `loops` when the output is at least `min_bytes`; block_in_bytes are the bytes one full
 // block reads, cache_bytes the budget for one tile's input lines. On success `loops` becomes
 // the first region's nest. Tiling keeps every loop's tail bit on the loop's last iteration, so the block

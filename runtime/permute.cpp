@@ -608,6 +608,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
       split = plan_split_assembly(plan, &why, kAssemblyMaxTileBytes, min_tile);
       if (split) a = split->assembly;
     }
+    // ... or the plan's own loops cut into chunks, the remainders walked without tiles.
+    if (!a) a = plan_chunked_assembly(plan, &why, kAssemblyMaxTileBytes, min_tile);
     if (a) {
       const std::optional<engine::BlockTables> split_tables =
           split ? engine::make_block_tables(split->plan, a->walk) : std::nullopt;
@@ -617,13 +619,15 @@ PermutePlan plan_permute(const PermuteDesc& d) {
       tile_options.in_hi = a->span_elements * elem_bytes;
       tile_options.prefetch_ahead = a->walk.loops[a->level - 1].in_stride * elem_bytes;
       const TileChoice untiled;
+      TileChoice chunked;  // plan_chunked_assembly's nests: whole tiles first, then the remainders
+      chunked.regions = a->regions;
       const char* engine_name = is_avx512(isa) ? "avx512" : "avx2";
       std::unique_ptr<engine::PreparedBlocks> tile_blocks =
           tile_tables ? prepare(*tile_tables, untiled, tile_options, engine_name) : nullptr;
       std::unique_ptr<engine::PreparedBlocks> direct =
           !tile_blocks ? nullptr
           : split      ? prepare(*split_tables, untiled, cached_options, engine_name)
-                       : prepare(engine::with_loops(*tables, a->walk), untiled, cached_options, engine_name);
+                       : prepare(engine::with_loops(*tables, a->walk), chunked, cached_options, engine_name);
       if (direct) {
         engine::AssemblyGeometry g;
         for (int l = 0; l < a->level; ++l) {
@@ -632,6 +636,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
           g.outer_out_steps.push_back(a->walk.loops[l].out_stride * elem_bytes);
         }
         g.tile_iterations = a->tile_iterations;
+        g.tiled_iterations = a->regions.empty() ? 0 : a->regions.front().iterations();
         g.piece_bytes = a->piece * elem_bytes;
         for (size_t k = 0; k < a->stream_out.size(); ++k) {
           g.stream_out.push_back(a->stream_out[k] * elem_bytes);

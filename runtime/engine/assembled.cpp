@@ -125,7 +125,9 @@ class AssembledBlocks final : public PreparedBlocks {
   __attribute__((always_inline)) inline void run_with(const char* in, char* out, std::int64_t begin,
                                                       std::int64_t end) const {
     const std::int64_t per = g_.tile_iterations;
-    const std::int64_t first = (begin + per - 1) / per, last = end / per;  // whole tiles [first, last)
+    // Whole tiles [first, last), in the first nest only where there are several.
+    const std::int64_t tiled_end = g_.tiled_iterations > 0 && g_.tiled_iterations < end ? g_.tiled_iterations : end;
+    const std::int64_t first = (begin + per - 1) / per, last = tiled_end / per;
     if (first >= last) return direct_->run(in, out, begin, end);
     if (begin < first * per) direct_->run(in, out, begin, first * per);
     const int depth = static_cast<int>(g_.outer_counts.size());
@@ -168,7 +170,8 @@ std::unique_ptr<PreparedBlocks> make_assembled(std::unique_ptr<PreparedBlocks> d
   if (!direct || !tile || depth < 1 || depth > 64 || geometry.outer_in_steps.size() != depth ||
       geometry.outer_out_steps.size() != depth || geometry.tile_iterations < 1 || geometry.piece_bytes < kLine ||
       geometry.stream_out.empty() || geometry.stream_buf.size() != geometry.stream_out.size() ||
-      tile->iterations() != geometry.tile_iterations)
+      tile->iterations() != geometry.tile_iterations || geometry.tiled_iterations < 0 ||
+      geometry.tiled_iterations % geometry.tile_iterations != 0)
     return direct;
   return std::make_unique<AssembledBlocks>(std::move(direct), std::move(tile), std::move(geometry));
 }

@@ -21,6 +21,7 @@ struct AssemblyGeometry {
   std::vector<std::int64_t> outer_in_steps;   // ... their input steps in bytes
   std::vector<std::int64_t> outer_out_steps;  // ... their output steps in bytes
   std::int64_t tile_iterations = 0;           // flat iterations per tile
+  std::int64_t tiled_iterations = 0;          // whole tiles only below this flat iteration (0: all)
   std::int64_t piece_bytes = 0;               // bytes each stream gets per tile (at least 64)
   std::vector<std::int64_t> stream_out;       // per stream: bytes from the tile's output base
   std::vector<std::int64_t> stream_buf;       // ... from the buffer's base (same offset within a line)

@@ -104,8 +104,11 @@ int main(int argc, char** argv) {
     if (assembled && c == 5) p = {{11, 5, 37, 9}, {3, 0, 2, 1}, 2};
     // x86: a 2-D transpose assembled from the split problem (ir/assembly.h, plan_split_assembly):
     // both axes split, tails in both block axes inside each tile.
-    const bool split = x86 && c == 6 && cases > 6 && !random_only;
-    if (split) p = {{1000, 1020}, {1, 0}, 4};
+    // x86: a 2-D transpose of primes (no divisor to split by), its own loops chunked
+    // (plan_chunked_assembly): whole tiles, then the remainders with the tails in three more nests.
+    const bool split = x86 && (c == 6 || c == 7) && cases > 7 && !random_only;
+    if (split && c == 6) p = {{1000, 1020}, {1, 0}, 4};
+    if (split && c == 7) p = {{1031, 1009}, {1, 0}, 4};
     const bool streaming = x86 && c >= cases - cases / 4;
     if (streaming) make_streamable(p, rng, isa == "avx2" ? 32 : 64);
     // The eighth before them ask for streaming stores on any shape: where no streaming variant

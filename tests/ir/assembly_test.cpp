@@ -191,3 +191,37 @@ TEST_CASE("assembly: random split plans' tiles place every element in its stream
   }
   CHECK(split >= 5);
 }
+
+TEST_CASE("assembly: chunked loops where no divisor serves, remainders in further nests", "[assembly]") {
+  std::string why;
+  // float32 1031 x 1009 transposed (both prime): no split; blocks of 16 x 16, tiles of 4 x 9
+  // blocks (pieces of 64 elements to 144 streams: 63 full blocks of rows are 7 tiles), the tails
+  // in three remainder nests.
+  const Plan plan = make_plan(canonicalize(4, {1031, 1009}, {1, 0}), 16);
+  CHECK_FALSE(plan_assembly(plan, &why));
+  CHECK_FALSE(plan_split_assembly(plan, &why));
+  const auto a = plan_chunked_assembly(plan, &why);
+  REQUIRE(a);
+  CHECK(a->piece == 64);
+  CHECK(a->stream_out.size() == 144);
+  CHECK(a->tile_iterations == 4 * 9);
+  REQUIRE(a->regions.size() == 4);
+  CHECK(a->regions.front().loops.size() == a->walk.loops.size());
+  check_tile(plan, *a);
+  // Every block exactly once over the nests, through the pipeline's verifier.
+  Problem p;
+  p.name = "k";
+  p.dtype = Dtype{"float32", 4};
+  p.shape = {1031, 1009};
+  p.perm = {1, 0};
+  p.target = Target{Isa::avx512, 512};
+  p.stores = StoreMode::streaming;
+  const Lowered l = run_pipeline(p);
+  CHECK(l.kernel.assembly_level >= 1);
+  CHECK(l.kernel.regions.size() == 4);
+  // A block with a third axis is not chunked.
+  const Plan bytes = make_plan(canonicalize(1, {3, 263, 1009}, {0, 2, 1}), 64);
+  if (bytes.block_axes.size() != 2) {
+    CHECK_FALSE(plan_chunked_assembly(bytes, &why));
+  }
+}
