@@ -358,6 +358,64 @@ std::optional<AssemblyPlan> plan_chunked_assembly(const Plan& plan, std::string*
   const int64_t bw = bp->chunk, br = bi->chunk;  // elements of P and of I per block
   // Tail chunks stay out of the tiles (ir/tiling.h's rule).
   const int64_t nw = W.tail_bit >= 0 ? W.count - 1 : W.count, nr = R.tail_bit >= 0 ? R.count - 1 : R.count;
+  std::vector<LoopDim> others;
+  for (const LoopDim& l : loops)
+    if (l.axis != P && l.axis != I) {
+      if (l.tail_bit >= 0) return no("a loop above the tile has a tail");
+      others.push_back(l);
+    }
+  auto nest = [&](std::vector<LoopDim> tail) {
+    std::vector<LoopDim> n = others;
+    n.insert(n.end(), tail.begin(), tail.end());
+    return n;
+  };
+  // Short output rows (at most 1 KiB, the input's innermost axis next in the output): a tile
+  // takes them whole, tail included, so its output is one contiguous range (one stream) that
+  // the chunk loop over the input's innermost axis continues.
+  if (c.shape[P] * e <= 1024 && plan.out_strides[I] == c.shape[P]) {
+    int64_t tr = 0;
+    for (int64_t t = 1; t <= nr; ++t) {
+      if (c.shape[P] * t * br * e > max_tile_bytes || t * br * e > 4096) break;
+      tr = t;
+    }
+    const int64_t tile_bytes = c.shape[P] * tr * br * e;
+    if (tr < 1 || tile_bytes < std::max(min_tile_bytes, kSplitMinTileBytes))
+      return no(fmt::format("tiles of {} bytes (less than {})", tile_bytes, std::max(min_tile_bytes, kSplitMinTileBytes)));
+    const int64_t main_r = nr / tr * tr;
+    if (main_r < kChunkMinChain * tr) return no(fmt::format("chains of fewer than {} tiles", kChunkMinChain));
+    AssemblyPlan p;
+    p.walk = walk;
+    p.walk.loops = nest({tile_steps(R, tr, main_r), W, with_count(R, tr, false)});
+    p.level = static_cast<int>(others.size()) + 1;
+    p.tile_iterations = W.count * tr;
+    if (R.count > main_r) {
+      p.regions.push_back(LoopRegion{0, 0, p.walk.loops});
+      p.regions.push_back(LoopRegion{main_r * R.in_stride, main_r * R.out_stride,
+                                     nest({W, with_count(R, R.count - main_r, true)})});
+    }
+    p.tile_plan = plan;
+    for (int a = 0; a < d; ++a)
+      if (a != P && a != I) p.tile_plan.out_strides[a] = 0;
+    LoopDim w = W;
+    if (W.tail_bit >= 0) {
+      p.tile_walk.tail_block_index = {walk.tail_block_index[W.tail_bit]};
+      w.tail_bit = 0;
+    }
+    p.tile_walk.loops = {w, with_count(R, tr, false)};
+    p.piece = c.shape[P] * tr * br;
+    p.buffer_elements = p.piece;
+    p.stream_out = {0};
+    p.stream_buf = {0};
+    p.region_elements = p.piece;
+    p.span_elements = (c.shape[P] - 1) * plan.in_strides[P] + tr * br;
+    p.reason = fmt::format(
+        "output lines assembled across tiles of whole output rows (axis {}, {} bytes) x {} blocks of axis {} ({} more "
+        "loop nest(s) for the rest): each tile reads {} input bytes (in rows of {} bytes) and writes one contiguous "
+        "piece of {} bytes, which the loop over axis {}'s chunks continues; whole lines streamed, the partial last one "
+        "carried to the next tile; the next tile's input prefetched",
+        P, c.shape[P] * e, tr, I, p.regions.empty() ? 0 : p.regions.size() - 1, tile_bytes, tr * br * e, tile_bytes, I);
+    return p;
+  }
   // Pieces of about 256 bytes (four lines); then as many blocks of rows as fit the tile, 512
   // streams and input rows of 4 KiB.
   const int64_t tw = std::max<int64_t>(1, 256 / (bw * e));
@@ -383,20 +441,9 @@ std::optional<AssemblyPlan> plan_chunked_assembly(const Plan& plan, std::string*
                              static_cast<double>(main_r * br) / static_cast<double>(c.shape[I]);
   if (tiled_share < 0.85)
     return no(fmt::format("the tiles would cover {:.0f}% of the tensor (less than 85%)", 100 * tiled_share));
-  std::vector<LoopDim> others;
-  for (const LoopDim& l : loops)
-    if (l.axis != P && l.axis != I) {
-      if (l.tail_bit >= 0) return no("a loop above the tile has a tail");
-      others.push_back(l);
-    }
   const auto steps = tile_steps;
   const auto with = with_count;
   AssemblyPlan p;
-  auto nest = [&](std::vector<LoopDim> tail) {
-    std::vector<LoopDim> n = others;
-    n.insert(n.end(), tail.begin(), tail.end());
-    return n;
-  };
   p.walk = walk;
   p.walk.loops = nest({steps(R, tr, main_r), steps(W, tw, main_w), with(W, tw, false), with(R, tr, false)});
   p.level = static_cast<int>(others.size()) + 2;

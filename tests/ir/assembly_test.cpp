@@ -219,6 +219,16 @@ TEST_CASE("assembly: chunked loops where no divisor serves, remainders in furthe
   const Lowered l = run_pipeline(p);
   CHECK(l.kernel.assembly_level >= 1);
   CHECK(l.kernel.regions.size() == 4);
+  // Short output rows (97 float32, 388 bytes) are taken whole: one contiguous piece per tile, the
+  // chunk loop over the input's innermost axis the chain.
+  const Plan rows = make_plan(canonicalize(4, {97, 2003}, {1, 0}), 16);
+  CHECK_FALSE(plan_split_assembly(rows, &why));
+  const auto r = plan_chunked_assembly(rows, &why);
+  REQUIRE(r);
+  CHECK(r->stream_out.size() == 1);
+  CHECK(r->piece == 97 * 160);
+  CHECK(r->regions.size() == 2);
+  check_tile(rows, *r);
   // A block with a third axis is not chunked.
   const Plan bytes = make_plan(canonicalize(1, {3, 263, 1009}, {0, 2, 1}), 64);
   if (bytes.block_axes.size() != 2) {
