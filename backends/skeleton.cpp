@@ -362,9 +362,9 @@ void emit_assembled_run(CodeWriter& w, const Kernel& k, const std::string& elem,
     w.line("};");
   };
   w.line("");
-  w.comment(fmt::format("Output lines assembled (ir/assembly.h): each tile (loops {}..{}, {} flat iterations) reads one",
+  w.comment(fmt::format("Output lines assembled (ir/assembly.h): each tile (loops {}..{}, {} flat iterations) reads its",
                         level, k.loops.size() - 1, per));
-  w.comment(fmt::format("contiguous input region and writes a piece of {} bytes to each of {} output streams, which loop",
+  w.comment(fmt::format("input rows and writes a piece of {} bytes to each of {} output streams, which loop",
                         piece, streams));
   w.comment(fmt::format("{} ({}) continues tile after tile. Byte offsets of each stream's piece from the tile's",
                         chain, outer[chain].what));

@@ -214,7 +214,7 @@ std::optional<AssemblyPlan> plan_assembly(const Plan& plan, std::string* why, in
       }
     }
   if (best) return best;
-  last_why = contiguous_why;
+  if (last_why != contiguous_why) last_why = contiguous_why + "; strided tiles: " + last_why;
   return no(last_why);
 }
 
@@ -275,7 +275,7 @@ std::optional<SplitAssembly> plan_split_assembly(const Plan& plan, std::string* 
   if (d < 2 || d >= 64) return no("no axis to split");
   const int out_inner = c.perm.back(), in_inner = d - 1;
   if (out_inner == in_inner) return no("a kept innermost axis");
-  // Pieces of 2-16 lines (64-1024 bytes) of the output's innermost axis, rows of at least a line
+  // Pieces of 2-16 lines (128-1024 bytes) of the output's innermost axis, rows of at least a line
   // of the input's innermost one; axes already that short stay whole.
   // Each axis may also stay whole (a prime extent), at the cost of its distance from the target.
   const int64_t po = c.shape[out_inner], pi = c.shape[in_inner];

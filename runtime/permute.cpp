@@ -601,15 +601,23 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     // there; 16 KiB gave 0.75-0.81).
     const std::int64_t min_tile = is_avx512(isa) ? kAssemblyMinTileBytes : std::int64_t{16} << 10;
     std::optional<AssemblyPlan> a = plan_assembly(plan, &why, kAssemblyMaxTileBytes, min_tile);
+    // Strided tiles give way to staged output where the cached walk stages (below), as in the
+    // generated kernels (ir/pipeline.cpp).
+    bool stages = false;
+    if (a && a->span_elements != a->region_elements && !tiling.tiled && tiling.regions.size() <= 1) {
+      std::string stage_why;
+      stages = plan_staging(plan, tables->loops.loops, &stage_why).has_value();
+      if (stages) a.reset();
+    }
     // Where no tile of whole axes qualifies: the plan of the problem with an axis or two split
     // (ir/assembly.h's plan_split_assembly); its blocks walk the same memory.
     std::optional<SplitAssembly> split;
-    if (!a) {
+    if (!a && !stages) {
       split = plan_split_assembly(plan, &why, kAssemblyMaxTileBytes, min_tile);
       if (split) a = split->assembly;
     }
     // ... or the plan's own loops cut into chunks, the remainders walked without tiles.
-    if (!a) a = plan_chunked_assembly(plan, &why, kAssemblyMaxTileBytes, min_tile);
+    if (!a && !stages) a = plan_chunked_assembly(plan, &why, kAssemblyMaxTileBytes, min_tile);
     if (a) {
       const std::optional<engine::BlockTables> split_tables =
           split ? engine::make_block_tables(split->plan, a->walk) : std::nullopt;

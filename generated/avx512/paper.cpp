@@ -1538,8 +1538,8 @@ void paper_f32_27p5_p41203_tile_run(const paper_f32_27p5_p41203_elem* in, paper_
   }
 }
 
-// Output lines assembled (ir/assembly.h): each tile (loops 2..3, 4 flat iterations) reads one
-// contiguous input region and writes a piece of 108 bytes to each of 27 output streams, which loop
+// Output lines assembled (ir/assembly.h): each tile (loops 2..3, 4 flat iterations) reads its
+// input rows and writes a piece of 108 bytes to each of 27 output streams, which loop
 // 1 (axis 0) continues tile after tile. Byte offsets of each stream's piece from the tile's
 // output base, and from the buffer's base:
 static const std::int64_t paper_f32_27p5_p41203_stream_out[27] = {
