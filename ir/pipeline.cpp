@@ -103,6 +103,7 @@ Lowered run_pipeline(const Problem& given) {
       (problem.stores == StoreMode::streaming || out_bytes >= kStageMinBytes)) {
     std::string why, split_why;
     std::optional<AssemblyPlan> a = plan_assembly(out.plan, &why);
+    bool stages = false;
     // Strided tiles give way to staged output where the cached walk writes contiguous tiles:
     // oddlarge float64 14x3x60x25x72 (3,2,4,1,0) ran 0.48 -> 0.35 of the best copy assembled.
     if (a && a->span_elements != a->region_elements && !out.kernel.tiled && out.kernel.regions.empty()) {
@@ -110,11 +111,12 @@ Lowered run_pipeline(const Problem& given) {
       if (plan_staging(out.plan, out.kernel.loops, &stage_why, kStageMinTileBytes, kStageMaxStackTileBytes,
                        kStageMaxKeptRowBytes)) {
         why = "a strided tile, where the cached walk's tiles are staged (below)";
+        stages = true;
         a.reset();
       }
     }
     std::optional<SplitAssembly> split;
-    if (!a && why.find("staged (below)") == std::string::npos) {
+    if (!a && !stages) {
       split = plan_split_assembly(out.plan, &split_why);
       if (split) a = split->assembly;
       std::string chunk_why;
