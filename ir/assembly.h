@@ -31,6 +31,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -110,6 +111,21 @@ std::optional<SplitAssembly> plan_split_assembly(const Plan& plan, std::string* 
 std::optional<AssemblyPlan> plan_chunked_assembly(const Plan& plan, std::string* why,
                                                   int64_t max_tile_bytes = kAssemblyMaxTileBytes,
                                                   int64_t min_tile_bytes = kAssemblyMinTileBytes);
+
+// The forms in the order the generated kernels (ir/pipeline.cpp) and the run-time engine both
+// try them: tiles of whole axes (plan_assembly); where that is a strided tile and
+// `cached_walk_stages()` says the cached walk stages its output (ir/staging.h), none (staging
+// keeps it); else a split problem (plan_split_assembly), then chunked loops (plan_chunked_assembly).
+struct AssemblyChoice {
+  std::optional<AssemblyPlan> assembly;  // the walk taken, if any (a split's: split->assembly)
+  std::optional<SplitAssembly> split;    // set where the walk is the split problem's
+  bool staged = false;                   // a strided tile gave way to staging
+  std::string whole_why;                 // why no tile of whole axes (where none)
+  std::string why;                       // where no walk: each form's reason
+};
+AssemblyChoice choose_assembly(const Plan& plan, const std::function<bool()>& cached_walk_stages,
+                               int64_t max_tile_bytes = kAssemblyMaxTileBytes,
+                               int64_t min_tile_bytes = kAssemblyMinTileBytes);
 
 // `c` with canonical axis `axis` (extent n, a multiple of `inner`) split into (n / inner, inner):
 // the outer part keeps the axis' index, the inner one is axis + 1; both keep its original axes.

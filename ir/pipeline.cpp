@@ -101,28 +101,14 @@ Lowered run_pipeline(const Problem& given) {
   if ((is_avx512_level(problem.target.isa) || problem.target.isa == Isa::avx2) &&
       problem.stores != StoreMode::cached && !rows &&
       (problem.stores == StoreMode::streaming || out_bytes >= kStageMinBytes)) {
-    std::string why, split_why;
-    std::optional<AssemblyPlan> a = plan_assembly(out.plan, &why);
-    bool stages = false;
-    // Strided tiles give way to staged output where the cached walk writes contiguous tiles:
-    // oddlarge float64 14x3x60x25x72 (3,2,4,1,0) ran 0.48 -> 0.35 of the best copy assembled.
-    if (a && a->span_elements != a->region_elements && !out.kernel.tiled && out.kernel.regions.empty()) {
+    AssemblyChoice choice = choose_assembly(out.plan, [&] {
       std::string stage_why;
-      if (plan_staging(out.plan, out.kernel.loops, &stage_why, kStageMinTileBytes, kStageMaxStackTileBytes,
-                       kStageMaxKeptRowBytes)) {
-        why = "a strided tile, where the cached walk's tiles are staged (below)";
-        stages = true;
-        a.reset();
-      }
-    }
-    std::optional<SplitAssembly> split;
-    if (!a && !stages) {
-      split = plan_split_assembly(out.plan, &split_why);
-      if (split) a = split->assembly;
-      std::string chunk_why;
-      if (!a) a = plan_chunked_assembly(out.plan, &chunk_why);
-      if (!a) split_why += "; chunked: " + chunk_why;
-    }
+      return !out.kernel.tiled && out.kernel.regions.empty() &&
+             plan_staging(out.plan, out.kernel.loops, &stage_why, kStageMinTileBytes, kStageMaxStackTileBytes,
+                          kStageMaxKeptRowBytes);
+    });
+    const std::optional<AssemblyPlan>& a = choice.assembly;
+    const std::optional<SplitAssembly>& split = choice.split;
     if (a) {
       const Plan& plan = split ? split->plan : out.plan;
       Kernel k = lower_walk(plan, a->walk, problem.name);
@@ -150,7 +136,7 @@ Lowered run_pipeline(const Problem& given) {
         std::vector<std::string> reasons = std::move(out.plan.reasons);
         reasons.push_back(fmt::format("not assembled with whole axes: {}; the cached variant's plan below is for the "
                                       "canonical problem with {} split",
-                                      why, split->split));
+                                      choice.whole_why, split->split));
         for (const std::string& r : split->plan.reasons) reasons.push_back("split plan: " + r);
         out.plan = split->plan;
         out.plan.reasons = std::move(reasons);
@@ -159,7 +145,7 @@ Lowered run_pipeline(const Problem& given) {
                                              a->reason));
       assembled = true;
     } else {
-      out.plan.reasons.push_back("not assembled: " + why + (split_why.empty() ? "" : "; split: " + split_why));
+      out.plan.reasons.push_back("not assembled: " + choice.why);
     }
   }
   // Staged output (ir/staging.h) for the cached kernel, on targets with streaming stores: outputs

@@ -594,30 +594,23 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   std::optional<BlockLoops> assembled_walk;
   if (simd && (is_avx512(isa) || isa == EngineIsa::avx2) && impl->isa != "scalar" && !impl->transform &&
       in_contiguous && out_contiguous && out_total >= kStageMinBytes) {
-    std::string why;
     // The AVX2 engine's run of a tile costs more than the generated kernel's: tiles of at least
     // 16 KiB there (17^6 float64 (2,0,5,3,1,4), tiles of 2312 bytes -> 39304: 0.49 -> 0.63 of the
     // generated AVX-512 kernel; (3,2,5,0,1,4) 0.52 -> 0.59). The AVX-512 engine keeps 2 KiB (0.77-0.80
     // there; 16 KiB gave 0.75-0.81).
     const std::int64_t min_tile = is_avx512(isa) ? kAssemblyMinTileBytes : std::int64_t{16} << 10;
-    std::optional<AssemblyPlan> a = plan_assembly(plan, &why, kAssemblyMaxTileBytes, min_tile);
-    // Strided tiles give way to staged output where the cached walk stages (below), as in the
-    // generated kernels (ir/pipeline.cpp).
-    bool stages = false;
-    if (a && a->span_elements != a->region_elements && !tiling.tiled && tiling.regions.size() <= 1) {
-      std::string stage_why;
-      stages = plan_staging(plan, tables->loops.loops, &stage_why).has_value();
-      if (stages) a.reset();
-    }
-    // Where no tile of whole axes qualifies: the plan of the problem with an axis or two split
-    // (ir/assembly.h's plan_split_assembly); its blocks walk the same memory.
-    std::optional<SplitAssembly> split;
-    if (!a && !stages) {
-      split = plan_split_assembly(plan, &why, kAssemblyMaxTileBytes, min_tile);
-      if (split) a = split->assembly;
-    }
-    // ... or the plan's own loops cut into chunks, the remainders walked without tiles.
-    if (!a && !stages) a = plan_chunked_assembly(plan, &why, kAssemblyMaxTileBytes, min_tile);
+    // The generated kernels' order (ir/assembly.h's choose_assembly): whole axes, a strided tile
+    // unless the cached walk stages (below), a split problem, chunked loops.
+    const AssemblyChoice choice = choose_assembly(
+        plan,
+        [&] {
+          std::string stage_why;
+          return !tiling.tiled && tiling.regions.size() <= 1 &&
+                 plan_staging(plan, tables->loops.loops, &stage_why).has_value();
+        },
+        kAssemblyMaxTileBytes, min_tile);
+    const std::optional<AssemblyPlan>& a = choice.assembly;
+    const std::optional<SplitAssembly>& split = choice.split;
     if (a) {
       const std::optional<engine::BlockTables> split_tables =
           split ? engine::make_block_tables(split->plan, a->walk) : std::nullopt;
