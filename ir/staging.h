@@ -32,7 +32,7 @@
 namespace gentt {
 
 // Outputs of at least this many bytes are staged (those past the last-level cache: as streaming).
-inline constexpr int64_t kStageMinBytes = int64_t{32} << 20;
+inline constexpr int64_t kStageMinBytes = int64_t{16} << 20;
 // The largest tile of the run-time library (bytes; a per-thread heap buffer): it stays in L2
 // (1 MiB per core on Zen 4) beside the lines the blocks read; 17^6 float64's 39 KB tiles gained
 // 1.1x there.

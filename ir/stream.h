@@ -30,12 +30,16 @@
 
 namespace gentt {
 
-// `stores: auto` streams outputs of at least this many bytes: those that do not stay in a
-// server's last-level cache (32 MiB per AMD Zen 4/5 CCD, 30-60 MiB on Xeons). Measured on Zen 5
-// (AVX-512, x best copy, 1 thread): streaming 4-16 MiB outputs that the L3 holds between calls
-// cost up to 4x (2^20 float32 reversed 0.11 streamed, 0.40 cached; 32x256x256 axes 0,2,1 0.14
-// and 0.71); from 64 MiB on streaming wins (docs/performance.md). 4 MiB before 2026-11-23.
-inline constexpr int64_t kStreamMinBytes = int64_t{32} << 20;
+// `stores: auto` streams outputs of at least this many bytes: those whose input and output
+// together no longer stay in a server's last-level cache (32 MiB per AMD Zen 4/5 CCD, 30-60 MiB
+// on Xeons), where the plain copy itself is fastest with streaming stores (Zen 4: at 16 MiB the
+// streaming copy moved 43-50 GB/s, memcpy 28-48; at 8 MiB 49-53 against 68-75). Measured on
+// Zen 5 (AVX-512, x best copy, 1 thread): streaming 4-8 MiB outputs that the L3 holds between
+// calls cost up to 4x (2^20 float32 reversed 0.11 streamed, 0.40 cached; 32x256x256 axes 0,2,1
+// 0.14 and 0.71). Zen 4, 32 random shapes of 16-31 MiB, generated AVX-512 kernels with the
+// bound at 16 MiB against 32 MiB, same process: median 1.32x (0.87-2.9x) on 1 thread, 1.24x on
+// 2; AVX2 1.10x (docs/performance.md). 32 MiB before 2026-11-26, 4 MiB before 2026-11-23.
+inline constexpr int64_t kStreamMinBytes = int64_t{16} << 20;
 
 // Whether the target's backend writes whole 64-byte vectors with streaming stores.
 bool target_streams(const Target& target);

@@ -22,8 +22,9 @@
 //   input row (lane bit 0 first): a3.0 a3.1 a3.2
 //   output row (lane bit 0 first): a2.0 a2.1 a2.2
 //   shuffle steps: 3; padding efficiency: 100.0%
-//   loops: 4 (65536 iterations); programs: 1; unroll: 1
+//   loops: 4 (65536 iterations); programs: 1; unroll: 1; output lines assembled: 16 streams, pieces of 128 bytes
 //     program 0 (full blocks): 8 loads, 24 shuffles, 8 stores
+//   streaming variant paper_f32_128x64x32x16_p1302_stream (when out is 64-byte aligned): loops in input order (32768 iterations), 16 of 16 full-block stores streaming
 //
 // Kernel paper_f32_7x9x5x11x13_p43210: float32 (4 bytes) shape (7, 9, 5, 11, 13) perm (4, 3, 2, 1, 0), isa avx2 (256 bits)
 //   canonical: shape (7, 9, 5, 11, 13) perm (4, 3, 2, 1, 0), 4-byte elements
@@ -385,29 +386,28 @@ inline void paper_f32_128x64x32x16_p1302_block0(const paper_f32_128x64x32x16_p13
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
 //   i0: count 64, in_stride 512, out_stride 65536  (axis 1)
 //   i1: count 128, in_stride 32768, out_stride 32  (axis 0)
-//   i2: count 2, in_stride 8, out_stride 32768  (axis 3 in chunks of 8)
-//   i3: count 4, in_stride 128, out_stride 8  (axis 2 in chunks of 8)
+//   i2: count 4, in_stride 128, out_stride 8  (axis 2 in chunks of 8)
+//   i3: count 2, in_stride 8, out_stride 32768  (axis 3 in chunks of 8)
 void paper_f32_128x64x32x16_p1302_run(const paper_f32_128x64x32x16_p1302_elem* in, paper_f32_128x64x32x16_p1302_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
   std::int64_t i0 = begin / 1024;
   std::int64_t i1 = begin / 8 % 128;
-  std::int64_t i2 = begin / 4 % 2;
-  std::int64_t i3 = begin % 4;
-  std::int64_t in_off = i0 * 512 + i1 * 32768 + i2 * 8 + i3 * 128;
-  std::int64_t out_off = i0 * 65536 + i1 * 32 + i2 * 32768 + i3 * 8;
+  std::int64_t i2 = begin / 2 % 4;
+  std::int64_t i3 = begin % 2;
+  std::int64_t in_off = i0 * 512 + i1 * 32768 + i2 * 128 + i3 * 8;
+  std::int64_t out_off = i0 * 65536 + i1 * 32 + i2 * 8 + i3 * 32768;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i3 + (end - it < 4 - i3 ? end - it : 4 - i3);
+    const std::int64_t stop = i3 + (end - it < 2 - i3 ? end - it : 2 - i3);
     it += stop - i3;
-    for (; i3 < stop; ++i3, in_off += 128, out_off += 8) paper_f32_128x64x32x16_p1302_block0(in + in_off, out + out_off);
-    if (i3 == 4) {
+    for (; i3 < stop; ++i3, in_off += 8, out_off += 32768) paper_f32_128x64x32x16_p1302_block0(in + in_off, out + out_off);
+    if (i3 == 2) {
       i3 = 0;
-      in_off -= 504;
-      out_off += 32736;
-      if (++i2 == 2) {
+      in_off += 112;
+      out_off -= 65528;
+      if (++i2 == 4) {
         i2 = 0;
-        in_off += 32752;
-        out_off -= 65504;
+        in_off += 32256;
         if (++i1 == 128) {
           i1 = 0;
           in_off -= 4193792;
@@ -419,15 +419,323 @@ void paper_f32_128x64x32x16_p1302_run(const paper_f32_128x64x32x16_p1302_elem* i
   }
 }
 
+// The tile's blocks and loops, writing into the buffer (its own output strides).
+
+// paper_f32_128x64x32x16_p1302_tile_block0 (full blocks): 8 loads, 24 shuffles, 8 stores.
+inline void paper_f32_128x64x32x16_p1302_tile_block0(const paper_f32_128x64x32x16_p1302_elem* in, paper_f32_128x64x32x16_p1302_elem* out) {
+  const __m256i v0 = gentt_avx2_load(in + 0);
+  const __m256i v1 = gentt_avx2_load(in + 16);
+  const __m256i v2 = gentt_avx2_load(in + 32);
+  const __m256i v3 = gentt_avx2_load(in + 48);
+  const __m256i v4 = gentt_avx2_load(in + 64);
+  const __m256i v5 = gentt_avx2_load(in + 80);
+  const __m256i v6 = gentt_avx2_load(in + 96);
+  const __m256i v7 = gentt_avx2_load(in + 112);
+  const __m256i v8 = _mm256_blend_epi32(v0, _mm256_slli_epi64(v1, 32), 0xaa);
+  const __m256i v9 = _mm256_blend_epi32(_mm256_srli_epi64(v0, 32), v1, 0xaa);
+  const __m256i v10 = _mm256_blend_epi32(v2, _mm256_slli_epi64(v3, 32), 0xaa);
+  const __m256i v11 = _mm256_blend_epi32(_mm256_srli_epi64(v2, 32), v3, 0xaa);
+  const __m256i v12 = _mm256_blend_epi32(v4, _mm256_slli_epi64(v5, 32), 0xaa);
+  const __m256i v13 = _mm256_blend_epi32(_mm256_srli_epi64(v4, 32), v5, 0xaa);
+  const __m256i v14 = _mm256_blend_epi32(v6, _mm256_slli_epi64(v7, 32), 0xaa);
+  const __m256i v15 = _mm256_blend_epi32(_mm256_srli_epi64(v6, 32), v7, 0xaa);
+  const __m256i v16 = _mm256_unpacklo_epi64(v8, v10);
+  const __m256i v17 = _mm256_unpacklo_epi64(v9, v11);
+  const __m256i v18 = _mm256_unpackhi_epi64(v8, v10);
+  const __m256i v19 = _mm256_unpackhi_epi64(v9, v11);
+  const __m256i v20 = _mm256_unpacklo_epi64(v12, v14);
+  const __m256i v21 = _mm256_unpacklo_epi64(v13, v15);
+  const __m256i v22 = _mm256_unpackhi_epi64(v12, v14);
+  const __m256i v23 = _mm256_unpackhi_epi64(v13, v15);
+  const __m256i v24 = _mm256_permute2x128_si256(v16, v20, 0x20);
+  const __m256i v25 = _mm256_permute2x128_si256(v17, v21, 0x20);
+  const __m256i v26 = _mm256_permute2x128_si256(v18, v22, 0x20);
+  const __m256i v27 = _mm256_permute2x128_si256(v19, v23, 0x20);
+  const __m256i v28 = _mm256_permute2x128_si256(v16, v20, 0x31);
+  const __m256i v29 = _mm256_permute2x128_si256(v17, v21, 0x31);
+  const __m256i v30 = _mm256_permute2x128_si256(v18, v22, 0x31);
+  const __m256i v31 = _mm256_permute2x128_si256(v19, v23, 0x31);
+  gentt_avx2_store(out + 0, v24);
+  gentt_avx2_store(out + 32, v25);
+  gentt_avx2_store(out + 64, v26);
+  gentt_avx2_store(out + 96, v27);
+  gentt_avx2_store(out + 128, v28);
+  gentt_avx2_store(out + 160, v29);
+  gentt_avx2_store(out + 192, v30);
+  gentt_avx2_store(out + 224, v31);
+}
+
+// Software prefetch: the 8 lines that block 0 loads, 131072 bytes (one step of the loop above the innermost) ahead.
+inline void paper_f32_128x64x32x16_p1302_tile_prefetch(const paper_f32_128x64x32x16_p1302_elem* in) {
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(in) + 131072;
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 0), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 64), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 128), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 192), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 256), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 320), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 384), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 448), 0, 2);
+}
+
+// Runs flat iterations [begin, end) of the loop nest (outermost first):
+//   i0: count 4, in_stride 128, out_stride 8  (axis 2 in chunks of 8)
+//   i1: count 2, in_stride 8, out_stride 256  (axis 3 in chunks of 8)
+void paper_f32_128x64x32x16_p1302_tile_run(const paper_f32_128x64x32x16_p1302_elem* in, paper_f32_128x64x32x16_p1302_elem* out, std::int64_t begin, std::int64_t end) {
+  // Decode the first iteration once; afterwards offsets step incrementally.
+  std::int64_t i0 = begin / 2;
+  std::int64_t i1 = begin % 2;
+  std::int64_t in_off = i0 * 128 + i1 * 8;
+  std::int64_t out_off = i0 * 8 + i1 * 256;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i1 + (end - it < 2 - i1 ? end - it : 2 - i1);
+    it += stop - i1;
+    for (; i1 < stop; ++i1, in_off += 8, out_off += 256) { paper_f32_128x64x32x16_p1302_tile_prefetch(in + in_off); paper_f32_128x64x32x16_p1302_tile_block0(in + in_off, out + out_off); }
+    if (i1 == 2) {
+      i1 = 0;
+      in_off += 112;
+      out_off -= 504;
+      ++i0;
+    }
+  }
+}
+
+// Output lines assembled (ir/assembly.h): each tile (loops 2..3, 8 flat iterations) reads its
+// input rows and writes a piece of 128 bytes to each of 16 output streams, which loop
+// 1 (axis 0) continues tile after tile. Byte offsets of each stream's piece from the tile's
+// output base, and from the buffer's base:
+static const std::int64_t paper_f32_128x64x32x16_p1302_stream_out[16] = {
+    0, 16384, 32768, 49152, 65536, 81920, 98304, 114688,
+    131072, 147456, 163840, 180224, 196608, 212992, 229376, 245760,
+};
+static const std::int64_t paper_f32_128x64x32x16_p1302_stream_buf[16] = {
+    0, 128, 256, 384, 512, 640, 768, 896,
+    1024, 1152, 1280, 1408, 1536, 1664, 1792, 1920,
+};
+
+void paper_f32_128x64x32x16_p1302_run_assembled(const paper_f32_128x64x32x16_p1302_elem* in, paper_f32_128x64x32x16_p1302_elem* out, std::int64_t begin, std::int64_t end) {
+  const std::int64_t first = (begin + 7) / 8, last = end / 8;  // whole tiles
+  // The buffer (2176 bytes) and the carry lines (1024 bytes), on a line.
+  void* const mem = first < last ? std::malloc(3264) : nullptr;
+  if (!mem) {
+    paper_f32_128x64x32x16_p1302_run(in, out, begin, end);
+    return;
+  }
+  if (begin < first * 8) paper_f32_128x64x32x16_p1302_run(in, out, begin, first * 8);
+  unsigned char* const stage = static_cast<unsigned char*>(mem) + (64 - reinterpret_cast<std::uintptr_t>(mem) % 64);
+  unsigned char* const carry = stage + 2176;
+  const std::int64_t piece = 128;
+  std::int64_t t0 = first / 128;
+  std::int64_t t1 = first % 128;
+  std::int64_t out_off = t0 * 65536 + t1 * 32;
+  std::int64_t in_off = t0 * 512 + t1 * 32768;
+  for (std::int64_t t = first; t < last; ++t) {
+    unsigned char* const dst = reinterpret_cast<unsigned char*>(out + out_off);
+    unsigned char* const buf = stage + reinterpret_cast<std::uintptr_t>(dst) % 64;
+    paper_f32_128x64x32x16_p1302_tile_run(in + in_off, reinterpret_cast<paper_f32_128x64x32x16_p1302_elem*>(buf), 0, 8);
+    const bool cont_in = t > first && t1 != 0;
+    const bool cont_out = t + 1 < last && t1 != 127;
+    for (std::int64_t s = 0; s < 16; ++s) {
+      unsigned char* const d = dst + paper_f32_128x64x32x16_p1302_stream_out[s];
+      const unsigned char* const b = buf + paper_f32_128x64x32x16_p1302_stream_buf[s];
+      unsigned char* const c = carry + s * 64;
+      const unsigned a = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(d) % 64);
+      unsigned char* const line = d - a;
+      const unsigned char* const from = b - a;
+      const std::int64_t stop = a + piece;
+      std::int64_t i = 0;
+      if (a) {
+        if (cont_in) {
+          const __m256i at = _mm256_set1_epi8(static_cast<char>(a));
+          const __m256i i0 = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                              21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+          const __m256i i1 = _mm256_add_epi8(i0, _mm256_set1_epi8(32));
+          const __m256i* const v = reinterpret_cast<const __m256i*>(from);
+          const __m256i* const k = reinterpret_cast<const __m256i*>(c);
+          _mm256_stream_si256(reinterpret_cast<__m256i*>(line),
+                              _mm256_blendv_epi8(_mm256_load_si256(v), _mm256_load_si256(k), _mm256_cmpgt_epi8(at, i0)));
+          _mm256_stream_si256(reinterpret_cast<__m256i*>(line + 32),
+                              _mm256_blendv_epi8(_mm256_load_si256(v + 1), _mm256_load_si256(k + 1), _mm256_cmpgt_epi8(at, i1)));
+        } else {
+          std::memcpy(d, b, 64 - a);
+        }
+        i = 64;
+      }
+      for (; i + 64 <= stop; i += 64) {
+        const __m256i* const v = reinterpret_cast<const __m256i*>(from + i);
+        _mm256_stream_si256(reinterpret_cast<__m256i*>(line + i), _mm256_load_si256(v));
+        _mm256_stream_si256(reinterpret_cast<__m256i*>(line + i + 32), _mm256_load_si256(v + 1));
+      }
+      if (i < stop) {
+        if (cont_out) {
+          const __m256i* const v = reinterpret_cast<const __m256i*>(from + i);
+          _mm256_store_si256(reinterpret_cast<__m256i*>(c), _mm256_load_si256(v));
+          _mm256_store_si256(reinterpret_cast<__m256i*>(c + 32), _mm256_load_si256(v + 1));
+        } else {
+          std::memcpy(line + i, from + i, static_cast<std::size_t>(stop - i));
+        }
+      }
+    }
+    out_off += 32;
+    in_off += 32768;
+    if (++t1 == 128) {
+      t1 = 0;
+      out_off -= 4096;
+      in_off -= 4194304;
+      out_off += 65536;
+      in_off += 512;
+      ++t0;
+    }
+  }
+  _mm_sfence();  // order the streaming stores before returning
+  std::free(mem);
+  if (last * 8 < end) paper_f32_128x64x32x16_p1302_run(in, out, last * 8, end);
+}
+
+// The streaming variant (used when `out` is 64-byte aligned): loops in input order, whole-line stores around the cache.
+
+// paper_f32_128x64x32x16_p1302_stream_block0 (full blocks): 16 loads, 48 shuffles, 16 stores (16 streaming).
+inline void paper_f32_128x64x32x16_p1302_stream_block0(const paper_f32_128x64x32x16_p1302_elem* in, paper_f32_128x64x32x16_p1302_elem* out) {
+  const __m256i v0 = gentt_avx2_load(in + 0);
+  const __m256i v1 = gentt_avx2_load(in + 16);
+  const __m256i v2 = gentt_avx2_load(in + 32);
+  const __m256i v3 = gentt_avx2_load(in + 48);
+  const __m256i v4 = gentt_avx2_load(in + 64);
+  const __m256i v5 = gentt_avx2_load(in + 80);
+  const __m256i v6 = gentt_avx2_load(in + 96);
+  const __m256i v7 = gentt_avx2_load(in + 112);
+  const __m256i v8 = gentt_avx2_load(in + 128);
+  const __m256i v9 = gentt_avx2_load(in + 144);
+  const __m256i v10 = gentt_avx2_load(in + 160);
+  const __m256i v11 = gentt_avx2_load(in + 176);
+  const __m256i v12 = gentt_avx2_load(in + 192);
+  const __m256i v13 = gentt_avx2_load(in + 208);
+  const __m256i v14 = gentt_avx2_load(in + 224);
+  const __m256i v15 = gentt_avx2_load(in + 240);
+  const __m256i v16 = _mm256_blend_epi32(v0, _mm256_slli_epi64(v1, 32), 0xaa);
+  const __m256i v17 = _mm256_blend_epi32(_mm256_srli_epi64(v0, 32), v1, 0xaa);
+  const __m256i v18 = _mm256_blend_epi32(v2, _mm256_slli_epi64(v3, 32), 0xaa);
+  const __m256i v19 = _mm256_blend_epi32(_mm256_srli_epi64(v2, 32), v3, 0xaa);
+  const __m256i v20 = _mm256_blend_epi32(v4, _mm256_slli_epi64(v5, 32), 0xaa);
+  const __m256i v21 = _mm256_blend_epi32(_mm256_srli_epi64(v4, 32), v5, 0xaa);
+  const __m256i v22 = _mm256_blend_epi32(v6, _mm256_slli_epi64(v7, 32), 0xaa);
+  const __m256i v23 = _mm256_blend_epi32(_mm256_srli_epi64(v6, 32), v7, 0xaa);
+  const __m256i v24 = _mm256_blend_epi32(v8, _mm256_slli_epi64(v9, 32), 0xaa);
+  const __m256i v25 = _mm256_blend_epi32(_mm256_srli_epi64(v8, 32), v9, 0xaa);
+  const __m256i v26 = _mm256_blend_epi32(v10, _mm256_slli_epi64(v11, 32), 0xaa);
+  const __m256i v27 = _mm256_blend_epi32(_mm256_srli_epi64(v10, 32), v11, 0xaa);
+  const __m256i v28 = _mm256_blend_epi32(v12, _mm256_slli_epi64(v13, 32), 0xaa);
+  const __m256i v29 = _mm256_blend_epi32(_mm256_srli_epi64(v12, 32), v13, 0xaa);
+  const __m256i v30 = _mm256_blend_epi32(v14, _mm256_slli_epi64(v15, 32), 0xaa);
+  const __m256i v31 = _mm256_blend_epi32(_mm256_srli_epi64(v14, 32), v15, 0xaa);
+  const __m256i v32 = _mm256_unpacklo_epi64(v16, v18);
+  const __m256i v33 = _mm256_unpacklo_epi64(v17, v19);
+  const __m256i v34 = _mm256_unpackhi_epi64(v16, v18);
+  const __m256i v35 = _mm256_unpackhi_epi64(v17, v19);
+  const __m256i v36 = _mm256_unpacklo_epi64(v20, v22);
+  const __m256i v37 = _mm256_unpacklo_epi64(v21, v23);
+  const __m256i v38 = _mm256_unpackhi_epi64(v20, v22);
+  const __m256i v39 = _mm256_unpackhi_epi64(v21, v23);
+  const __m256i v40 = _mm256_unpacklo_epi64(v24, v26);
+  const __m256i v41 = _mm256_unpacklo_epi64(v25, v27);
+  const __m256i v42 = _mm256_unpackhi_epi64(v24, v26);
+  const __m256i v43 = _mm256_unpackhi_epi64(v25, v27);
+  const __m256i v44 = _mm256_unpacklo_epi64(v28, v30);
+  const __m256i v45 = _mm256_unpacklo_epi64(v29, v31);
+  const __m256i v46 = _mm256_unpackhi_epi64(v28, v30);
+  const __m256i v47 = _mm256_unpackhi_epi64(v29, v31);
+  const __m256i v48 = _mm256_permute2x128_si256(v32, v36, 0x20);
+  const __m256i v49 = _mm256_permute2x128_si256(v33, v37, 0x20);
+  const __m256i v50 = _mm256_permute2x128_si256(v34, v38, 0x20);
+  const __m256i v51 = _mm256_permute2x128_si256(v35, v39, 0x20);
+  const __m256i v52 = _mm256_permute2x128_si256(v32, v36, 0x31);
+  const __m256i v53 = _mm256_permute2x128_si256(v33, v37, 0x31);
+  const __m256i v54 = _mm256_permute2x128_si256(v34, v38, 0x31);
+  const __m256i v55 = _mm256_permute2x128_si256(v35, v39, 0x31);
+  const __m256i v56 = _mm256_permute2x128_si256(v40, v44, 0x20);
+  const __m256i v57 = _mm256_permute2x128_si256(v41, v45, 0x20);
+  const __m256i v58 = _mm256_permute2x128_si256(v42, v46, 0x20);
+  const __m256i v59 = _mm256_permute2x128_si256(v43, v47, 0x20);
+  const __m256i v60 = _mm256_permute2x128_si256(v40, v44, 0x31);
+  const __m256i v61 = _mm256_permute2x128_si256(v41, v45, 0x31);
+  const __m256i v62 = _mm256_permute2x128_si256(v42, v46, 0x31);
+  const __m256i v63 = _mm256_permute2x128_si256(v43, v47, 0x31);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 0), v48);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 4096), v49);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 8192), v50);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 12288), v51);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 16384), v52);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 20480), v53);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 24576), v54);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 28672), v55);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 8), v56);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 4104), v57);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 8200), v58);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 12296), v59);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 16392), v60);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 20488), v61);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 24584), v62);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 28680), v63);
+}
+
+// Runs flat iterations [begin, end) of the loop nest (outermost first):
+//   i0: count 128, in_stride 32768, out_stride 32  (axis 0)
+//   i1: count 64, in_stride 512, out_stride 65536  (axis 1)
+//   i2: count 2, in_stride 256, out_stride 16  (axis 2 in chunks of 16)
+//   i3: count 2, in_stride 8, out_stride 32768  (axis 3 in chunks of 8)
+void paper_f32_128x64x32x16_p1302_stream_run(const paper_f32_128x64x32x16_p1302_elem* in, paper_f32_128x64x32x16_p1302_elem* out, std::int64_t begin, std::int64_t end) {
+  // Decode the first iteration once; afterwards offsets step incrementally.
+  std::int64_t i0 = begin / 256;
+  std::int64_t i1 = begin / 4 % 64;
+  std::int64_t i2 = begin / 2 % 2;
+  std::int64_t i3 = begin % 2;
+  std::int64_t in_off = i0 * 32768 + i1 * 512 + i2 * 256 + i3 * 8;
+  std::int64_t out_off = i0 * 32 + i1 * 65536 + i2 * 16 + i3 * 32768;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i3 + (end - it < 2 - i3 ? end - it : 2 - i3);
+    it += stop - i3;
+    for (; i3 < stop; ++i3, in_off += 8, out_off += 32768) paper_f32_128x64x32x16_p1302_stream_block0(in + in_off, out + out_off);
+    if (i3 == 2) {
+      i3 = 0;
+      in_off += 240;
+      out_off -= 65520;
+      if (++i2 == 2) {
+        i2 = 0;
+        out_off += 65504;
+        if (++i1 == 64) {
+          i1 = 0;
+          out_off -= 4194272;
+          ++i0;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" void paper_f32_128x64x32x16_p1302(const void* in, void* out) {
-  paper_f32_128x64x32x16_p1302_run(static_cast<const paper_f32_128x64x32x16_p1302_elem*>(in), static_cast<paper_f32_128x64x32x16_p1302_elem*>(out), 0, 65536);
+  // Whole-line stores need `out` on a 64-byte line; otherwise the cached variant.
+  if (reinterpret_cast<std::uintptr_t>(out) % 64 == 0) {
+    paper_f32_128x64x32x16_p1302_stream_run(static_cast<const paper_f32_128x64x32x16_p1302_elem*>(in), static_cast<paper_f32_128x64x32x16_p1302_elem*>(out), 0, 32768);
+    _mm_sfence();  // order the streaming stores before returning
+    return;
+  }
+  paper_f32_128x64x32x16_p1302_run_assembled(static_cast<const paper_f32_128x64x32x16_p1302_elem*>(in), static_cast<paper_f32_128x64x32x16_p1302_elem*>(out), 0, 65536);
 }
 
 extern "C" void paper_f32_128x64x32x16_p1302_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
-  paper_f32_128x64x32x16_p1302_run(static_cast<const paper_f32_128x64x32x16_p1302_elem*>(in), static_cast<paper_f32_128x64x32x16_p1302_elem*>(out),
+  // Whole-line stores need `out` on a 64-byte line; otherwise the cached variant.
+  if (reinterpret_cast<std::uintptr_t>(out) % 64 == 0) {
+    paper_f32_128x64x32x16_p1302_stream_run(static_cast<const paper_f32_128x64x32x16_p1302_elem*>(in), static_cast<paper_f32_128x64x32x16_p1302_elem*>(out),
+        gentt_part_begin(32768, part, nparts), gentt_part_begin(32768, part + 1, nparts));
+    _mm_sfence();  // order the streaming stores before returning
+    return;
+  }
+  paper_f32_128x64x32x16_p1302_run_assembled(static_cast<const paper_f32_128x64x32x16_p1302_elem*>(in), static_cast<paper_f32_128x64x32x16_p1302_elem*>(out),
       gentt_part_begin(65536, part, nparts), gentt_part_begin(65536, part + 1, nparts));
 }
 

@@ -22,8 +22,9 @@
 //   input row (lane bit 0 first): a3.0 a3.1 a3.2 a3.3
 //   output row (lane bit 0 first): a2.0 a2.1 a2.2 a2.3
 //   shuffle steps: 4; padding efficiency: 100.0%
-//   loops: 3 (16384 iterations); programs: 1; unroll: 1
+//   loops: 3 (16384 iterations); programs: 1; unroll: 1; output lines assembled: 16 streams, pieces of 128 bytes
 //     program 0 (full blocks): 16 loads, 64 shuffles, 16 stores
+//   streaming variant paper_f32_128x64x32x16_p1302_stream (when out is 64-byte aligned): loops in input order (16384 iterations), 16 of 16 full-block stores streaming
 //
 // Kernel paper_f32_7x9x5x11x13_p43210: float32 (4 bytes) shape (7, 9, 5, 11, 13) perm (4, 3, 2, 1, 0), isa avx512 (512 bits)
 //   canonical: shape (7, 9, 5, 11, 13) perm (4, 3, 2, 1, 0), 4-byte elements
@@ -402,15 +403,391 @@ void paper_f32_128x64x32x16_p1302_run(const paper_f32_128x64x32x16_p1302_elem* i
   }
 }
 
+// The tile's blocks and loops, writing into the buffer (its own output strides).
+
+// paper_f32_128x64x32x16_p1302_tile_block0 (full blocks): 16 loads, 64 shuffles, 16 stores.
+inline void paper_f32_128x64x32x16_p1302_tile_block0(const paper_f32_128x64x32x16_p1302_elem* in, paper_f32_128x64x32x16_p1302_elem* out) {
+  alignas(64) static const std::int32_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30};
+  alignas(64) static const std::int32_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31};
+  alignas(64) static const std::int64_t kIndex2[8] = {0, 8, 2, 10, 4, 12, 6, 14};
+  alignas(64) static const std::int64_t kIndex3[8] = {1, 9, 3, 11, 5, 13, 7, 15};
+  alignas(64) static const std::int64_t kIndex4[8] = {0, 1, 8, 9, 4, 5, 12, 13};
+  alignas(64) static const std::int64_t kIndex5[8] = {2, 3, 10, 11, 6, 7, 14, 15};
+  alignas(64) static const std::int64_t kIndex6[8] = {0, 1, 2, 3, 8, 9, 10, 11};
+  alignas(64) static const std::int64_t kIndex7[8] = {4, 5, 6, 7, 12, 13, 14, 15};
+  const __m512i v0 = _mm512_loadu_si512(in + 0);
+  const __m512i v1 = _mm512_loadu_si512(in + 16);
+  const __m512i v2 = _mm512_loadu_si512(in + 32);
+  const __m512i v3 = _mm512_loadu_si512(in + 48);
+  const __m512i v4 = _mm512_loadu_si512(in + 64);
+  const __m512i v5 = _mm512_loadu_si512(in + 80);
+  const __m512i v6 = _mm512_loadu_si512(in + 96);
+  const __m512i v7 = _mm512_loadu_si512(in + 112);
+  const __m512i v8 = _mm512_loadu_si512(in + 128);
+  const __m512i v9 = _mm512_loadu_si512(in + 144);
+  const __m512i v10 = _mm512_loadu_si512(in + 160);
+  const __m512i v11 = _mm512_loadu_si512(in + 176);
+  const __m512i v12 = _mm512_loadu_si512(in + 192);
+  const __m512i v13 = _mm512_loadu_si512(in + 208);
+  const __m512i v14 = _mm512_loadu_si512(in + 224);
+  const __m512i v15 = _mm512_loadu_si512(in + 240);
+  const __m512i v16 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex0), v1);
+  const __m512i v17 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex1), v1);
+  const __m512i v18 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex0), v3);
+  const __m512i v19 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex1), v3);
+  const __m512i v20 = _mm512_permutex2var_epi32(v4, _mm512_load_si512(kIndex0), v5);
+  const __m512i v21 = _mm512_permutex2var_epi32(v4, _mm512_load_si512(kIndex1), v5);
+  const __m512i v22 = _mm512_permutex2var_epi32(v6, _mm512_load_si512(kIndex0), v7);
+  const __m512i v23 = _mm512_permutex2var_epi32(v6, _mm512_load_si512(kIndex1), v7);
+  const __m512i v24 = _mm512_permutex2var_epi32(v8, _mm512_load_si512(kIndex0), v9);
+  const __m512i v25 = _mm512_permutex2var_epi32(v8, _mm512_load_si512(kIndex1), v9);
+  const __m512i v26 = _mm512_permutex2var_epi32(v10, _mm512_load_si512(kIndex0), v11);
+  const __m512i v27 = _mm512_permutex2var_epi32(v10, _mm512_load_si512(kIndex1), v11);
+  const __m512i v28 = _mm512_permutex2var_epi32(v12, _mm512_load_si512(kIndex0), v13);
+  const __m512i v29 = _mm512_permutex2var_epi32(v12, _mm512_load_si512(kIndex1), v13);
+  const __m512i v30 = _mm512_permutex2var_epi32(v14, _mm512_load_si512(kIndex0), v15);
+  const __m512i v31 = _mm512_permutex2var_epi32(v14, _mm512_load_si512(kIndex1), v15);
+  const __m512i v32 = _mm512_permutex2var_epi64(v16, _mm512_load_si512(kIndex2), v18);
+  const __m512i v33 = _mm512_permutex2var_epi64(v17, _mm512_load_si512(kIndex2), v19);
+  const __m512i v34 = _mm512_permutex2var_epi64(v16, _mm512_load_si512(kIndex3), v18);
+  const __m512i v35 = _mm512_permutex2var_epi64(v17, _mm512_load_si512(kIndex3), v19);
+  const __m512i v36 = _mm512_permutex2var_epi64(v20, _mm512_load_si512(kIndex2), v22);
+  const __m512i v37 = _mm512_permutex2var_epi64(v21, _mm512_load_si512(kIndex2), v23);
+  const __m512i v38 = _mm512_permutex2var_epi64(v20, _mm512_load_si512(kIndex3), v22);
+  const __m512i v39 = _mm512_permutex2var_epi64(v21, _mm512_load_si512(kIndex3), v23);
+  const __m512i v40 = _mm512_permutex2var_epi64(v24, _mm512_load_si512(kIndex2), v26);
+  const __m512i v41 = _mm512_permutex2var_epi64(v25, _mm512_load_si512(kIndex2), v27);
+  const __m512i v42 = _mm512_permutex2var_epi64(v24, _mm512_load_si512(kIndex3), v26);
+  const __m512i v43 = _mm512_permutex2var_epi64(v25, _mm512_load_si512(kIndex3), v27);
+  const __m512i v44 = _mm512_permutex2var_epi64(v28, _mm512_load_si512(kIndex2), v30);
+  const __m512i v45 = _mm512_permutex2var_epi64(v29, _mm512_load_si512(kIndex2), v31);
+  const __m512i v46 = _mm512_permutex2var_epi64(v28, _mm512_load_si512(kIndex3), v30);
+  const __m512i v47 = _mm512_permutex2var_epi64(v29, _mm512_load_si512(kIndex3), v31);
+  const __m512i v48 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex4), v36);
+  const __m512i v49 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex4), v37);
+  const __m512i v50 = _mm512_permutex2var_epi64(v34, _mm512_load_si512(kIndex4), v38);
+  const __m512i v51 = _mm512_permutex2var_epi64(v35, _mm512_load_si512(kIndex4), v39);
+  const __m512i v52 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex5), v36);
+  const __m512i v53 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex5), v37);
+  const __m512i v54 = _mm512_permutex2var_epi64(v34, _mm512_load_si512(kIndex5), v38);
+  const __m512i v55 = _mm512_permutex2var_epi64(v35, _mm512_load_si512(kIndex5), v39);
+  const __m512i v56 = _mm512_permutex2var_epi64(v40, _mm512_load_si512(kIndex4), v44);
+  const __m512i v57 = _mm512_permutex2var_epi64(v41, _mm512_load_si512(kIndex4), v45);
+  const __m512i v58 = _mm512_permutex2var_epi64(v42, _mm512_load_si512(kIndex4), v46);
+  const __m512i v59 = _mm512_permutex2var_epi64(v43, _mm512_load_si512(kIndex4), v47);
+  const __m512i v60 = _mm512_permutex2var_epi64(v40, _mm512_load_si512(kIndex5), v44);
+  const __m512i v61 = _mm512_permutex2var_epi64(v41, _mm512_load_si512(kIndex5), v45);
+  const __m512i v62 = _mm512_permutex2var_epi64(v42, _mm512_load_si512(kIndex5), v46);
+  const __m512i v63 = _mm512_permutex2var_epi64(v43, _mm512_load_si512(kIndex5), v47);
+  const __m512i v64 = _mm512_permutex2var_epi64(v48, _mm512_load_si512(kIndex6), v56);
+  const __m512i v65 = _mm512_permutex2var_epi64(v49, _mm512_load_si512(kIndex6), v57);
+  const __m512i v66 = _mm512_permutex2var_epi64(v50, _mm512_load_si512(kIndex6), v58);
+  const __m512i v67 = _mm512_permutex2var_epi64(v51, _mm512_load_si512(kIndex6), v59);
+  const __m512i v68 = _mm512_permutex2var_epi64(v52, _mm512_load_si512(kIndex6), v60);
+  const __m512i v69 = _mm512_permutex2var_epi64(v53, _mm512_load_si512(kIndex6), v61);
+  const __m512i v70 = _mm512_permutex2var_epi64(v54, _mm512_load_si512(kIndex6), v62);
+  const __m512i v71 = _mm512_permutex2var_epi64(v55, _mm512_load_si512(kIndex6), v63);
+  const __m512i v72 = _mm512_permutex2var_epi64(v48, _mm512_load_si512(kIndex7), v56);
+  const __m512i v73 = _mm512_permutex2var_epi64(v49, _mm512_load_si512(kIndex7), v57);
+  const __m512i v74 = _mm512_permutex2var_epi64(v50, _mm512_load_si512(kIndex7), v58);
+  const __m512i v75 = _mm512_permutex2var_epi64(v51, _mm512_load_si512(kIndex7), v59);
+  const __m512i v76 = _mm512_permutex2var_epi64(v52, _mm512_load_si512(kIndex7), v60);
+  const __m512i v77 = _mm512_permutex2var_epi64(v53, _mm512_load_si512(kIndex7), v61);
+  const __m512i v78 = _mm512_permutex2var_epi64(v54, _mm512_load_si512(kIndex7), v62);
+  const __m512i v79 = _mm512_permutex2var_epi64(v55, _mm512_load_si512(kIndex7), v63);
+  _mm512_storeu_si512(out + 0, v64);
+  _mm512_storeu_si512(out + 32, v65);
+  _mm512_storeu_si512(out + 64, v66);
+  _mm512_storeu_si512(out + 96, v67);
+  _mm512_storeu_si512(out + 128, v68);
+  _mm512_storeu_si512(out + 160, v69);
+  _mm512_storeu_si512(out + 192, v70);
+  _mm512_storeu_si512(out + 224, v71);
+  _mm512_storeu_si512(out + 256, v72);
+  _mm512_storeu_si512(out + 288, v73);
+  _mm512_storeu_si512(out + 320, v74);
+  _mm512_storeu_si512(out + 352, v75);
+  _mm512_storeu_si512(out + 384, v76);
+  _mm512_storeu_si512(out + 416, v77);
+  _mm512_storeu_si512(out + 448, v78);
+  _mm512_storeu_si512(out + 480, v79);
+}
+
+// Software prefetch: the 16 lines that block 0 loads, 131072 bytes (one step of the loop above the innermost) ahead.
+inline void paper_f32_128x64x32x16_p1302_tile_prefetch(const paper_f32_128x64x32x16_p1302_elem* in) {
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(in) + 131072;
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 0), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 64), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 128), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 192), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 256), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 320), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 384), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 448), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 512), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 576), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 640), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 704), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 768), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 832), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 896), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 960), 0, 2);
+}
+
+// Runs flat iterations [begin, end) of the loop nest (outermost first):
+//   i0: count 2, in_stride 256, out_stride 16  (axis 2 in chunks of 16)
+void paper_f32_128x64x32x16_p1302_tile_run(const paper_f32_128x64x32x16_p1302_elem* in, paper_f32_128x64x32x16_p1302_elem* out, std::int64_t begin, std::int64_t end) {
+  // Decode the first iteration once; afterwards offsets step incrementally.
+  std::int64_t i0 = begin;
+  std::int64_t in_off = i0 * 256;
+  std::int64_t out_off = i0 * 16;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i0 + (end - it < 2 - i0 ? end - it : 2 - i0);
+    it += stop - i0;
+    for (; i0 < stop; ++i0, in_off += 256, out_off += 16) { paper_f32_128x64x32x16_p1302_tile_prefetch(in + in_off); paper_f32_128x64x32x16_p1302_tile_block0(in + in_off, out + out_off); }
+  }
+}
+
+// Output lines assembled (ir/assembly.h): each tile (loops 2..2, 2 flat iterations) reads its
+// input rows and writes a piece of 128 bytes to each of 16 output streams, which loop
+// 1 (axis 0) continues tile after tile. Byte offsets of each stream's piece from the tile's
+// output base, and from the buffer's base:
+static const std::int64_t paper_f32_128x64x32x16_p1302_stream_out[16] = {
+    0, 16384, 32768, 49152, 65536, 81920, 98304, 114688,
+    131072, 147456, 163840, 180224, 196608, 212992, 229376, 245760,
+};
+static const std::int64_t paper_f32_128x64x32x16_p1302_stream_buf[16] = {
+    0, 128, 256, 384, 512, 640, 768, 896,
+    1024, 1152, 1280, 1408, 1536, 1664, 1792, 1920,
+};
+
+void paper_f32_128x64x32x16_p1302_run_assembled(const paper_f32_128x64x32x16_p1302_elem* in, paper_f32_128x64x32x16_p1302_elem* out, std::int64_t begin, std::int64_t end) {
+  const std::int64_t first = (begin + 1) / 2, last = end / 2;  // whole tiles
+  // The buffer (2176 bytes) and the carry lines (1024 bytes), on a line.
+  void* const mem = first < last ? std::malloc(3264) : nullptr;
+  if (!mem) {
+    paper_f32_128x64x32x16_p1302_run(in, out, begin, end);
+    return;
+  }
+  if (begin < first * 2) paper_f32_128x64x32x16_p1302_run(in, out, begin, first * 2);
+  unsigned char* const stage = static_cast<unsigned char*>(mem) + (64 - reinterpret_cast<std::uintptr_t>(mem) % 64);
+  unsigned char* const carry = stage + 2176;
+  const std::int64_t piece = 128;
+  std::int64_t t0 = first / 128;
+  std::int64_t t1 = first % 128;
+  std::int64_t out_off = t0 * 65536 + t1 * 32;
+  std::int64_t in_off = t0 * 512 + t1 * 32768;
+  for (std::int64_t t = first; t < last; ++t) {
+    unsigned char* const dst = reinterpret_cast<unsigned char*>(out + out_off);
+    unsigned char* const buf = stage + reinterpret_cast<std::uintptr_t>(dst) % 64;
+    paper_f32_128x64x32x16_p1302_tile_run(in + in_off, reinterpret_cast<paper_f32_128x64x32x16_p1302_elem*>(buf), 0, 2);
+    const bool cont_in = t > first && t1 != 0;
+    const bool cont_out = t + 1 < last && t1 != 127;
+    for (std::int64_t s = 0; s < 16; ++s) {
+      unsigned char* const d = dst + paper_f32_128x64x32x16_p1302_stream_out[s];
+      const unsigned char* const b = buf + paper_f32_128x64x32x16_p1302_stream_buf[s];
+      unsigned char* const c = carry + s * 64;
+      const unsigned a = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(d) % 64);
+      unsigned char* const line = d - a;
+      const unsigned char* const from = b - a;
+      const std::int64_t stop = a + piece;
+      std::int64_t i = 0;
+      if (a) {
+        const __m512i v = _mm512_load_si512(from);
+        const __mmask64 m = _cvtu64_mask64(~0ull << a);
+        if (cont_in)
+          _mm512_stream_si512(reinterpret_cast<__m512i*>(line), _mm512_mask_blend_epi8(m, _mm512_load_si512(c), v));
+        else
+          _mm512_mask_storeu_epi8(line, m, v);
+        i = 64;
+      }
+      for (; i + 64 <= stop; i += 64)
+        _mm512_stream_si512(reinterpret_cast<__m512i*>(line + i), _mm512_load_si512(from + i));
+      if (i < stop) {
+        const __m512i v = _mm512_load_si512(from + i);
+        if (cont_out)
+          _mm512_store_si512(c, v);
+        else
+          _mm512_mask_storeu_epi8(line + i, _cvtu64_mask64(~0ull >> (64 - (stop - i))), v);
+      }
+    }
+    out_off += 32;
+    in_off += 32768;
+    if (++t1 == 128) {
+      t1 = 0;
+      out_off -= 4096;
+      in_off -= 4194304;
+      out_off += 65536;
+      in_off += 512;
+      ++t0;
+    }
+  }
+  _mm_sfence();  // order the streaming stores before returning
+  std::free(mem);
+  if (last * 2 < end) paper_f32_128x64x32x16_p1302_run(in, out, last * 2, end);
+}
+
+// The streaming variant (used when `out` is 64-byte aligned): loops in input order, whole-line stores around the cache.
+
+// paper_f32_128x64x32x16_p1302_stream_block0 (full blocks): 16 loads, 64 shuffles, 16 stores (16 streaming).
+inline void paper_f32_128x64x32x16_p1302_stream_block0(const paper_f32_128x64x32x16_p1302_elem* in, paper_f32_128x64x32x16_p1302_elem* out) {
+  alignas(64) static const std::int32_t kIndex0[16] = {0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30};
+  alignas(64) static const std::int32_t kIndex1[16] = {1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31};
+  alignas(64) static const std::int64_t kIndex2[8] = {0, 8, 2, 10, 4, 12, 6, 14};
+  alignas(64) static const std::int64_t kIndex3[8] = {1, 9, 3, 11, 5, 13, 7, 15};
+  alignas(64) static const std::int64_t kIndex4[8] = {0, 1, 8, 9, 4, 5, 12, 13};
+  alignas(64) static const std::int64_t kIndex5[8] = {2, 3, 10, 11, 6, 7, 14, 15};
+  alignas(64) static const std::int64_t kIndex6[8] = {0, 1, 2, 3, 8, 9, 10, 11};
+  alignas(64) static const std::int64_t kIndex7[8] = {4, 5, 6, 7, 12, 13, 14, 15};
+  const __m512i v0 = _mm512_loadu_si512(in + 0);
+  const __m512i v1 = _mm512_loadu_si512(in + 16);
+  const __m512i v2 = _mm512_loadu_si512(in + 32);
+  const __m512i v3 = _mm512_loadu_si512(in + 48);
+  const __m512i v4 = _mm512_loadu_si512(in + 64);
+  const __m512i v5 = _mm512_loadu_si512(in + 80);
+  const __m512i v6 = _mm512_loadu_si512(in + 96);
+  const __m512i v7 = _mm512_loadu_si512(in + 112);
+  const __m512i v8 = _mm512_loadu_si512(in + 128);
+  const __m512i v9 = _mm512_loadu_si512(in + 144);
+  const __m512i v10 = _mm512_loadu_si512(in + 160);
+  const __m512i v11 = _mm512_loadu_si512(in + 176);
+  const __m512i v12 = _mm512_loadu_si512(in + 192);
+  const __m512i v13 = _mm512_loadu_si512(in + 208);
+  const __m512i v14 = _mm512_loadu_si512(in + 224);
+  const __m512i v15 = _mm512_loadu_si512(in + 240);
+  const __m512i v16 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex0), v1);
+  const __m512i v17 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex1), v1);
+  const __m512i v18 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex0), v3);
+  const __m512i v19 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex1), v3);
+  const __m512i v20 = _mm512_permutex2var_epi32(v4, _mm512_load_si512(kIndex0), v5);
+  const __m512i v21 = _mm512_permutex2var_epi32(v4, _mm512_load_si512(kIndex1), v5);
+  const __m512i v22 = _mm512_permutex2var_epi32(v6, _mm512_load_si512(kIndex0), v7);
+  const __m512i v23 = _mm512_permutex2var_epi32(v6, _mm512_load_si512(kIndex1), v7);
+  const __m512i v24 = _mm512_permutex2var_epi32(v8, _mm512_load_si512(kIndex0), v9);
+  const __m512i v25 = _mm512_permutex2var_epi32(v8, _mm512_load_si512(kIndex1), v9);
+  const __m512i v26 = _mm512_permutex2var_epi32(v10, _mm512_load_si512(kIndex0), v11);
+  const __m512i v27 = _mm512_permutex2var_epi32(v10, _mm512_load_si512(kIndex1), v11);
+  const __m512i v28 = _mm512_permutex2var_epi32(v12, _mm512_load_si512(kIndex0), v13);
+  const __m512i v29 = _mm512_permutex2var_epi32(v12, _mm512_load_si512(kIndex1), v13);
+  const __m512i v30 = _mm512_permutex2var_epi32(v14, _mm512_load_si512(kIndex0), v15);
+  const __m512i v31 = _mm512_permutex2var_epi32(v14, _mm512_load_si512(kIndex1), v15);
+  const __m512i v32 = _mm512_permutex2var_epi64(v16, _mm512_load_si512(kIndex2), v18);
+  const __m512i v33 = _mm512_permutex2var_epi64(v17, _mm512_load_si512(kIndex2), v19);
+  const __m512i v34 = _mm512_permutex2var_epi64(v16, _mm512_load_si512(kIndex3), v18);
+  const __m512i v35 = _mm512_permutex2var_epi64(v17, _mm512_load_si512(kIndex3), v19);
+  const __m512i v36 = _mm512_permutex2var_epi64(v20, _mm512_load_si512(kIndex2), v22);
+  const __m512i v37 = _mm512_permutex2var_epi64(v21, _mm512_load_si512(kIndex2), v23);
+  const __m512i v38 = _mm512_permutex2var_epi64(v20, _mm512_load_si512(kIndex3), v22);
+  const __m512i v39 = _mm512_permutex2var_epi64(v21, _mm512_load_si512(kIndex3), v23);
+  const __m512i v40 = _mm512_permutex2var_epi64(v24, _mm512_load_si512(kIndex2), v26);
+  const __m512i v41 = _mm512_permutex2var_epi64(v25, _mm512_load_si512(kIndex2), v27);
+  const __m512i v42 = _mm512_permutex2var_epi64(v24, _mm512_load_si512(kIndex3), v26);
+  const __m512i v43 = _mm512_permutex2var_epi64(v25, _mm512_load_si512(kIndex3), v27);
+  const __m512i v44 = _mm512_permutex2var_epi64(v28, _mm512_load_si512(kIndex2), v30);
+  const __m512i v45 = _mm512_permutex2var_epi64(v29, _mm512_load_si512(kIndex2), v31);
+  const __m512i v46 = _mm512_permutex2var_epi64(v28, _mm512_load_si512(kIndex3), v30);
+  const __m512i v47 = _mm512_permutex2var_epi64(v29, _mm512_load_si512(kIndex3), v31);
+  const __m512i v48 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex4), v36);
+  const __m512i v49 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex4), v37);
+  const __m512i v50 = _mm512_permutex2var_epi64(v34, _mm512_load_si512(kIndex4), v38);
+  const __m512i v51 = _mm512_permutex2var_epi64(v35, _mm512_load_si512(kIndex4), v39);
+  const __m512i v52 = _mm512_permutex2var_epi64(v32, _mm512_load_si512(kIndex5), v36);
+  const __m512i v53 = _mm512_permutex2var_epi64(v33, _mm512_load_si512(kIndex5), v37);
+  const __m512i v54 = _mm512_permutex2var_epi64(v34, _mm512_load_si512(kIndex5), v38);
+  const __m512i v55 = _mm512_permutex2var_epi64(v35, _mm512_load_si512(kIndex5), v39);
+  const __m512i v56 = _mm512_permutex2var_epi64(v40, _mm512_load_si512(kIndex4), v44);
+  const __m512i v57 = _mm512_permutex2var_epi64(v41, _mm512_load_si512(kIndex4), v45);
+  const __m512i v58 = _mm512_permutex2var_epi64(v42, _mm512_load_si512(kIndex4), v46);
+  const __m512i v59 = _mm512_permutex2var_epi64(v43, _mm512_load_si512(kIndex4), v47);
+  const __m512i v60 = _mm512_permutex2var_epi64(v40, _mm512_load_si512(kIndex5), v44);
+  const __m512i v61 = _mm512_permutex2var_epi64(v41, _mm512_load_si512(kIndex5), v45);
+  const __m512i v62 = _mm512_permutex2var_epi64(v42, _mm512_load_si512(kIndex5), v46);
+  const __m512i v63 = _mm512_permutex2var_epi64(v43, _mm512_load_si512(kIndex5), v47);
+  const __m512i v64 = _mm512_permutex2var_epi64(v48, _mm512_load_si512(kIndex6), v56);
+  const __m512i v65 = _mm512_permutex2var_epi64(v49, _mm512_load_si512(kIndex6), v57);
+  const __m512i v66 = _mm512_permutex2var_epi64(v50, _mm512_load_si512(kIndex6), v58);
+  const __m512i v67 = _mm512_permutex2var_epi64(v51, _mm512_load_si512(kIndex6), v59);
+  const __m512i v68 = _mm512_permutex2var_epi64(v52, _mm512_load_si512(kIndex6), v60);
+  const __m512i v69 = _mm512_permutex2var_epi64(v53, _mm512_load_si512(kIndex6), v61);
+  const __m512i v70 = _mm512_permutex2var_epi64(v54, _mm512_load_si512(kIndex6), v62);
+  const __m512i v71 = _mm512_permutex2var_epi64(v55, _mm512_load_si512(kIndex6), v63);
+  const __m512i v72 = _mm512_permutex2var_epi64(v48, _mm512_load_si512(kIndex7), v56);
+  const __m512i v73 = _mm512_permutex2var_epi64(v49, _mm512_load_si512(kIndex7), v57);
+  const __m512i v74 = _mm512_permutex2var_epi64(v50, _mm512_load_si512(kIndex7), v58);
+  const __m512i v75 = _mm512_permutex2var_epi64(v51, _mm512_load_si512(kIndex7), v59);
+  const __m512i v76 = _mm512_permutex2var_epi64(v52, _mm512_load_si512(kIndex7), v60);
+  const __m512i v77 = _mm512_permutex2var_epi64(v53, _mm512_load_si512(kIndex7), v61);
+  const __m512i v78 = _mm512_permutex2var_epi64(v54, _mm512_load_si512(kIndex7), v62);
+  const __m512i v79 = _mm512_permutex2var_epi64(v55, _mm512_load_si512(kIndex7), v63);
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 0), v64);
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 4096), v65);
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 8192), v66);
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 12288), v67);
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 16384), v68);
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 20480), v69);
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 24576), v70);
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 28672), v71);
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 32768), v72);
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 36864), v73);
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 40960), v74);
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 45056), v75);
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 49152), v76);
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 53248), v77);
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 57344), v78);
+  _mm512_stream_si512(reinterpret_cast<__m512i*>(out + 61440), v79);
+}
+
+// Runs flat iterations [begin, end) of the loop nest (outermost first):
+//   i0: count 128, in_stride 32768, out_stride 32  (axis 0)
+//   i1: count 64, in_stride 512, out_stride 65536  (axis 1)
+//   i2: count 2, in_stride 256, out_stride 16  (axis 2 in chunks of 16)
+void paper_f32_128x64x32x16_p1302_stream_run(const paper_f32_128x64x32x16_p1302_elem* in, paper_f32_128x64x32x16_p1302_elem* out, std::int64_t begin, std::int64_t end) {
+  // Decode the first iteration once; afterwards offsets step incrementally.
+  std::int64_t i0 = begin / 128;
+  std::int64_t i1 = begin / 2 % 64;
+  std::int64_t i2 = begin % 2;
+  std::int64_t in_off = i0 * 32768 + i1 * 512 + i2 * 256;
+  std::int64_t out_off = i0 * 32 + i1 * 65536 + i2 * 16;
+  for (std::int64_t it = begin; it < end;) {
+    // One run of the innermost loop, to its end or to the part's end.
+    const std::int64_t stop = i2 + (end - it < 2 - i2 ? end - it : 2 - i2);
+    it += stop - i2;
+    for (; i2 < stop; ++i2, in_off += 256, out_off += 16) paper_f32_128x64x32x16_p1302_stream_block0(in + in_off, out + out_off);
+    if (i2 == 2) {
+      i2 = 0;
+      out_off += 65504;
+      if (++i1 == 64) {
+        i1 = 0;
+        out_off -= 4194272;
+        ++i0;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" void paper_f32_128x64x32x16_p1302(const void* in, void* out) {
-  paper_f32_128x64x32x16_p1302_run(static_cast<const paper_f32_128x64x32x16_p1302_elem*>(in), static_cast<paper_f32_128x64x32x16_p1302_elem*>(out), 0, 16384);
+  // Whole-line stores need `out` on a 64-byte line; otherwise the cached variant.
+  if (reinterpret_cast<std::uintptr_t>(out) % 64 == 0) {
+    paper_f32_128x64x32x16_p1302_stream_run(static_cast<const paper_f32_128x64x32x16_p1302_elem*>(in), static_cast<paper_f32_128x64x32x16_p1302_elem*>(out), 0, 16384);
+    _mm_sfence();  // order the streaming stores before returning
+    return;
+  }
+  paper_f32_128x64x32x16_p1302_run_assembled(static_cast<const paper_f32_128x64x32x16_p1302_elem*>(in), static_cast<paper_f32_128x64x32x16_p1302_elem*>(out), 0, 16384);
 }
 
 extern "C" void paper_f32_128x64x32x16_p1302_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
-  paper_f32_128x64x32x16_p1302_run(static_cast<const paper_f32_128x64x32x16_p1302_elem*>(in), static_cast<paper_f32_128x64x32x16_p1302_elem*>(out),
+  // Whole-line stores need `out` on a 64-byte line; otherwise the cached variant.
+  if (reinterpret_cast<std::uintptr_t>(out) % 64 == 0) {
+    paper_f32_128x64x32x16_p1302_stream_run(static_cast<const paper_f32_128x64x32x16_p1302_elem*>(in), static_cast<paper_f32_128x64x32x16_p1302_elem*>(out),
+        gentt_part_begin(16384, part, nparts), gentt_part_begin(16384, part + 1, nparts));
+    _mm_sfence();  // order the streaming stores before returning
+    return;
+  }
+  paper_f32_128x64x32x16_p1302_run_assembled(static_cast<const paper_f32_128x64x32x16_p1302_elem*>(in), static_cast<paper_f32_128x64x32x16_p1302_elem*>(out),
       gentt_part_begin(16384, part, nparts), gentt_part_begin(16384, part + 1, nparts));
 }
 
