@@ -556,6 +556,18 @@ struct LeanBody {
       for (; na > 0; --na, in += a_in, out += a_out) self.run_whole(q, in, out, n, in_step, out_step);
       return;
     }
+    // Where only the last run's (or the last block's) whole vectors would reach past the input
+    // (the tensor's last rows), the blocks before it still take run_whole (uint16 238336x55
+    // transposed: the walk's tail blocks came here as one run of 7448, and the last one sent
+    // every one of them to block_of, 0.34 of the generated kernel's speed).
+    if (na > 1 && self.whole_vectors(q, in, na - 1, a_in, n, in_step)) {
+      for (; na > 1; --na, in += a_in, out += a_out) self.run_whole(q, in, out, n, in_step, out_step);
+    } else if (na == 1 && n > 1 && self.whole_vectors(q, in, 1, a_in, n - 1, in_step)) {
+      self.run_whole(q, in, out, n - 1, in_step, out_step);
+      in += (n - 1) * in_step;
+      out += (n - 1) * out_step;
+      n = 1;
+    }
     each_block(in, out, na, a_in, a_out, n, in_step, out_step,
                [&](const char* from, char* to) GENTT_SIMD_TARGET __attribute__((always_inline)) {
                  self.block_of(q, from, to);
@@ -619,6 +631,16 @@ struct LeanBody {
     const char* from2 = from + ls2;
     char* to = out + store0;
     char* to2 = to + ss2;
+    // A streaming plan's tail blocks stream their whole-line stores as its full blocks do (uint16
+    // 238336x55 transposed, whose tail blocks write 23 of every 55 output lines: through the cache
+    // they held the run-time library at 0.34 of the generated kernel; Zen 4). Only whole 64-byte
+    // vectors: on AVX2 a tail block may store one half of a line without the other.
+    if (stream && B == 64 && ((ss | this->ss2 | out_step) & (B - 1)) == 0 &&
+        (reinterpret_cast<std::uintptr_t>(to) & (B - 1)) == 0) {
+      for (; n > 0; --n, from += in_step, from2 += in_step, to += out_step, to2 += out_step)
+        blocks<1, true>(from, from2, to, to2, in_step, out_step, ls, ls3, ss, ss3, ahead, loads, stores);
+      return;
+    }
     for (; n > 0; --n, from += in_step, from2 += in_step, to += out_step, to2 += out_step)
       blocks<1, false>(from, from2, to, to2, in_step, out_step, ls, ls3, ss, ss3, ahead, loads, stores);
   }

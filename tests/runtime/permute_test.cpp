@@ -311,6 +311,9 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
       {{2048, 1024}, {1, 0}, 4},          // 8 MiB: tiled loops (32x32 blocks)
       {{1024, 3, 1024}, {2, 1, 0}, 2},    // 6 MiB of 16-bit elements
       {{2048, 2049}, {1, 0}, 8},          // 32 MiB with 1-of-8 tails: lean streaming plan
+      // 25 MiB of 16-bit elements, (238336, 55) transposed: streamed tail blocks of 23 of 32 lanes
+      // in batches (whole-vector loads but for the tensor's last block, run_whole)
+      {{224, 19, 56, 55}, {3, 0, 1, 2}, 2},
   };
   for (const Case& c : cases)
     for (int threads : {1, 2, 3, 0}) check_contiguous(c, "auto", threads, rng);
