@@ -156,6 +156,9 @@ TEST_CASE("assembly: strided tiles and split problems", "[assembly]") {
   CHECK(r->span_elements > r->region_elements);
   CHECK(r->walk.loops[r->level - 1].axis == 1);
   check_tile(rev, *r);
+  // Input rows of one line (float32 129x64x32x16 reversed: rows of 16 floats): a strided tile would
+  // read one line from each of its 129 rows (it did before); not taken.
+  CHECK_FALSE(plan_assembly(make_plan(canonicalize(4, {129, 64, 32, 16}, {3, 2, 1, 0}), 16), &why));
   // A 2-D transpose takes no tile of whole axes; split, 4095 = 65 x 63 and 4097 = 17 x 241.
   const Plan flat = make_plan(canonicalize(4, {4095, 4097}, {1, 0}), 16);
   CHECK_FALSE(plan_assembly(flat, &why));
