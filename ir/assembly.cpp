@@ -384,6 +384,19 @@ std::optional<AssemblyPlan> plan_chunked_assembly(const Plan& plan, std::string*
     n.insert(n.end(), tail.begin(), tail.end());
     return n;
   };
+  const auto steps = tile_steps;
+  const auto with = with_count;
+  const int64_t min_tile = std::max(min_tile_bytes, kSplitMinTileBytes);
+  const auto too_small = [&](int64_t tile_bytes) {
+    return no(fmt::format("tiles of {} bytes (less than {})", tile_bytes, min_tile));
+  };
+  // The tile's plan: the loops above the tile do not move the buffer.
+  const auto tile_plan = [&] {
+    Plan t = plan;
+    for (int a = 0; a < d; ++a)
+      if (a != P && a != I) t.out_strides[a] = 0;
+    return t;
+  };
   // Short output rows (at most 1 KiB, the input's innermost axis next in the output): a tile
   // takes them whole, tail included, so its output is one contiguous range (one stream) that
   // the chunk loop over the input's innermost axis continues.
@@ -394,29 +407,26 @@ std::optional<AssemblyPlan> plan_chunked_assembly(const Plan& plan, std::string*
       tr = t;
     }
     const int64_t tile_bytes = c.shape[P] * tr * br * e;
-    if (tr < 1 || tile_bytes < std::max(min_tile_bytes, kSplitMinTileBytes))
-      return no(fmt::format("tiles of {} bytes (less than {})", tile_bytes, std::max(min_tile_bytes, kSplitMinTileBytes)));
+    if (tr < 1 || tile_bytes < min_tile) return too_small(tile_bytes);
     const int64_t main_r = nr / tr * tr;
     if (main_r < kChunkMinChain * tr) return no(fmt::format("chains of fewer than {} tiles", kChunkMinChain));
     AssemblyPlan p;
     p.walk = walk;
-    p.walk.loops = nest({tile_steps(R, tr, main_r), W, with_count(R, tr, false)});
+    p.walk.loops = nest({steps(R, tr, main_r), W, with(R, tr, false)});
     p.level = static_cast<int>(others.size()) + 1;
     p.tile_iterations = W.count * tr;
     if (R.count > main_r) {
       p.regions.push_back(LoopRegion{0, 0, p.walk.loops});
       p.regions.push_back(LoopRegion{main_r * R.in_stride, main_r * R.out_stride,
-                                     nest({W, with_count(R, R.count - main_r, true)})});
+                                     nest({W, with(R, R.count - main_r, true)})});
     }
-    p.tile_plan = plan;
-    for (int a = 0; a < d; ++a)
-      if (a != P && a != I) p.tile_plan.out_strides[a] = 0;
+    p.tile_plan = tile_plan();
     LoopDim w = W;
     if (W.tail_bit >= 0) {
       p.tile_walk.tail_block_index = {walk.tail_block_index[W.tail_bit]};
       w.tail_bit = 0;
     }
-    p.tile_walk.loops = {w, with_count(R, tr, false)};
+    p.tile_walk.loops = {w, with(R, tr, false)};
     p.piece = c.shape[P] * tr * br;
     p.buffer_elements = p.piece;
     p.stream_out = {0};
@@ -444,8 +454,7 @@ std::optional<AssemblyPlan> plan_chunked_assembly(const Plan& plan, std::string*
   for (int64_t t = tmax; t >= std::max<int64_t>(1, (tmax + 1) / 2); --t)
     if (nr % t < nr % tr) tr = t;
   const int64_t tile_bytes = tw * bw * tr * br * e;
-  if (tr < 1 || tile_bytes < std::max(min_tile_bytes, kSplitMinTileBytes))
-    return no(fmt::format("tiles of {} bytes (less than {})", tile_bytes, std::max(min_tile_bytes, kSplitMinTileBytes)));
+  if (tr < 1 || tile_bytes < min_tile) return too_small(tile_bytes);
   // Chains of at least 8 tiles, and at most 15% of the elements left to the remainder nests:
   // measured against the cached walk (Zen 4, x best copy, 1 thread), chains of 2-6 tiles or
   // remainders of 29-31% lost 0.72-0.74x (float32 7x51x386x133 (1,0,3,2), uint16 374x460x302
@@ -456,8 +465,6 @@ std::optional<AssemblyPlan> plan_chunked_assembly(const Plan& plan, std::string*
                              static_cast<double>(main_r * br) / static_cast<double>(c.shape[I]);
   if (tiled_share < 0.85)
     return no(fmt::format("the tiles would cover {:.0f}% of the tensor (less than 85%)", 100 * tiled_share));
-  const auto steps = tile_steps;
-  const auto with = with_count;
   AssemblyPlan p;
   p.walk = walk;
   p.walk.loops = nest({steps(R, tr, main_r), steps(W, tw, main_w), with(W, tw, false), with(R, tr, false)});
@@ -481,9 +488,7 @@ std::optional<AssemblyPlan> plan_chunked_assembly(const Plan& plan, std::string*
   // stride modulo a line.
   const int64_t piece = tw * bw, streams = tr * br;
   const int64_t v = congruent_stride(piece, plan.out_strides[I], line);
-  p.tile_plan = plan;
-  for (int a = 0; a < d; ++a)
-    if (a != P && a != I) p.tile_plan.out_strides[a] = 0;
+  p.tile_plan = tile_plan();
   p.tile_plan.out_strides[I] = v;
   p.tile_walk.loops = {with(W, tw, false), with(R, tr, false)};
   p.tile_walk.loops[1].out_stride = br * v;

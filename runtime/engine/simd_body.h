@@ -277,6 +277,12 @@ struct LeanBody {
     }
   }
 
+  // Whether a streaming plan's whole-vector stores from `to`, at byte steps whose OR is `steps`,
+  // all land on whole vectors: then they stream (run_full, run_whole, block_of).
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline bool streams_at(const char* to, std::int64_t steps) const {
+    return stream && (steps & (B - 1)) == 0 && (reinterpret_cast<std::uintptr_t>(to) & (B - 1)) == 0;
+  }
+
   // nc runs (c_in, c_out bytes apart) of na runs (a_in, a_out bytes apart) of n >= 1 consecutive
   // full blocks (program 0, full0) of the innermost loop from (in, out), its steps in_step and
   // out_step bytes apart: the three innermost loops of a nest without tail blocks in them.
@@ -287,8 +293,7 @@ struct LeanBody {
   {
     const char* from = in + load0;
     char* to = out + store0;
-    if (stream && ((ss | ss2 | out_step | a_out | c_out) & (B - 1)) == 0 &&
-        (reinterpret_cast<std::uintptr_t>(to) & (B - 1)) == 0)
+    if (streams_at(to, ss | ss2 | out_step | a_out | c_out))
       full_blocks<true>(from, to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
     else
       full_blocks<false>(from, to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
@@ -635,8 +640,7 @@ struct LeanBody {
     // 238336x55 transposed, whose tail blocks write 23 of every 55 output lines: through the cache
     // they held the run-time library at 0.34 of the generated kernel; Zen 4). Only whole 64-byte
     // vectors: on AVX2 a tail block may store one half of a line without the other.
-    if (stream && B == 64 && ((ss | this->ss2 | out_step) & (B - 1)) == 0 &&
-        (reinterpret_cast<std::uintptr_t>(to) & (B - 1)) == 0) {
+    if (B == 64 && streams_at(to, ss | this->ss2 | out_step)) {
       for (; n > 0; --n, from += in_step, from2 += in_step, to += out_step, to2 += out_step)
         blocks<1, true>(from, from2, to, to2, in_step, out_step, ls, ls3, ss, ss3, ahead, loads, stores);
       return;
@@ -672,7 +676,7 @@ struct LeanBody {
     char* base = out + store0;
     const std::int64_t step = ss, step2 = ss2;
     if (p.full_stores) {
-      if (stream && ((step | step2) & (B - 1)) == 0 && (reinterpret_cast<std::uintptr_t>(base) & (B - 1)) == 0) {
+      if (streams_at(base, step | step2)) {
 #pragma GCC unroll 64
         for (int r = 0; r < R; ++r) T::stream(base + affine_at<R>(r, step, step2), v[r]);
       } else {
