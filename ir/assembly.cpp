@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <tuple>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -142,9 +143,21 @@ std::optional<AssemblyPlan> plan_assembly(const Plan& plan, std::string* why, in
     p.piece = piece;
     p.region_elements = region;
     p.span_elements = span;
+    return p;
+  };
+  // The reason explain prints for the plan that `build` made of `in_tile` (formatted only for the
+  // plan returned: formatting every candidate's was a sixth of a large problem's planning time).
+  auto described = [&](const std::vector<bool>& in_tile, AssemblyPlan p) {
     std::vector<int> axes;
     for (int a : in_axes)
       if (in_tile[a]) axes.push_back(a);
+    int64_t chain = 0;
+    for (int a : out_axes)
+      if (!in_tile[a]) {
+        chain = a;
+        break;
+      }
+    const int64_t region = p.region_elements, span = p.span_elements;
     p.reason = fmt::format(
         "output lines assembled across tiles: each tile reads {} input bytes{} (axes {}) and writes a piece of "
         "{} bytes to each of {} output streams, which axis {} (the loop above the tile) continues; whole lines "
@@ -157,7 +170,8 @@ std::optional<AssemblyPlan> plan_assembly(const Plan& plan, std::string* why, in
           }
           return run * e;
         }()),
-        fmt::format("{}", fmt::join(axes, ",")), piece * e, streams, chain);
+        fmt::format("{}", fmt::join(axes, ",")), p.piece * e, region / p.piece, chain);
+    return p;
     return p;
   };
   // First the input's innermost axes, at least up to the output's innermost axis and every block
@@ -178,57 +192,81 @@ std::optional<AssemblyPlan> plan_assembly(const Plan& plan, std::string* why, in
       last_why = fmt::format("tiles of {} bytes (less than {})", region * e, min_tile_bytes);
       continue;
     }
-    if (std::optional<AssemblyPlan> p = build(in_tile)) return p;
+    if (std::optional<AssemblyPlan> p = build(in_tile)) return described(in_tile, std::move(*p));
   }
   // Then strided tiles: the output's innermost axes (the piece) and the input's innermost ones,
   // each taken whole, with the input axes between them left to the loops above: the tile reads
   // rows of the input's innermost axes, one per stream combination. The candidate whose shorter
   // side (the piece or the input row) is longest wins; ties: the smaller tile.
   std::optional<AssemblyPlan> best;
+  std::vector<bool> best_tile;
   int64_t best_side = 0, best_region = 0;
   const std::string contiguous_why = last_why;
+  // Several (i, jj) give the same tile: each is considered once, and a repeat only sets the
+  // reason it set the first time (what explain says when no tile is taken).
+  std::vector<std::pair<std::vector<bool>, std::string>> tried;
+  auto consider = [&](const std::vector<bool>& t) {
+    int64_t region = 1, run = 1, piece = 1;
+    for (int a = 0; a < d; ++a)
+      if (t[a]) region *= c.shape[a];
+    for (int a : in_axes) {
+      if (!t[a] || plan.in_strides[a] != run) break;
+      run *= c.shape[a];
+    }
+    for (int a : out_axes) {
+      if (!t[a]) break;
+      piece *= c.shape[a];
+    }
+    if (region * e < min_tile_bytes) return;
+    // Input rows shorter than a line leave the rest of each line to another tile, which reads it
+    // again: float32 15^6 reversed (rows of 60 bytes) ran 0.72x of the balanced walk. Rows of
+    // one line make the tile read one line from each of as many rows as it has, and the chain
+    // the next line of each: more streams than the prefetchers follow (beyond 16, reads fell
+    // from 21-24 to 10-17 GB/s on Zen 4). float32 128x64x32x16 reversed and its neighbours,
+    // tiles of 128-256 rows of 64 bytes: 1.16-1.64x without the tile; 672 uint8 rows: 0.85-0.91x.
+    if (run * e <= kLineBytes) {
+      last_why =
+          fmt::format("a strided tile's input rows of {} bytes (at most a line: one stream per row)", run * e);
+      return;
+    }
+    // A tile that could not win is not built (its reason would only matter without a winner).
+    const int64_t side = std::min(piece, run) * e;
+    if (best && !(side > best_side || (side == best_side && region < best_region))) return;
+    std::optional<AssemblyPlan> p = build(t);
+    if (!p) return;
+    // One stream: its tile writes one contiguous range, which staged output (ir/staging.h) does
+    // better where the loops allow it: TTLG 15^6 float64 (4,2,3,5,1,0), (0,3,2,4,5,1) 0.82-0.89x
+    // assembled. The split problems, which staging does not take, keep them.
+    if (p->stream_out.size() < 2 && !single_stream_strided) {
+      last_why = "a strided tile with one output stream (staged output's case)";
+      return;
+    }
+    best = std::move(p);
+    best_tile = t;
+    best_side = side;
+    best_region = region;
+  };
   for (int i = 1; i <= d; ++i)
     for (int jj = 1; jj <= d; ++jj) {
       std::vector<bool> t(d, false);
       for (int k = 0; k < i; ++k) t[in_axes[k]] = true;
       for (int k = 0; k < jj; ++k) t[out_axes[k]] = true;
       for (const auto& b : plan.block_axes) t[b.axis] = true;
-      int64_t region = 1, run = 1;
-      for (int a = 0; a < d; ++a)
-        if (t[a]) region *= c.shape[a];
-      for (int a : in_axes) {
-        if (!t[a] || plan.in_strides[a] != run) break;
-        run *= c.shape[a];
-      }
-      if (region * e < min_tile_bytes) continue;
-      // Input rows shorter than a line leave the rest of each line to another tile, which reads it
-      // again: float32 15^6 reversed (rows of 60 bytes) ran 0.72x of the balanced walk. Rows of
-      // one line make the tile read one line from each of as many rows as it has, and the chain
-      // the next line of each: more streams than the prefetchers follow (beyond 16, reads fell
-      // from 21-24 to 10-17 GB/s on Zen 4). float32 128x64x32x16 reversed and its neighbours,
-      // tiles of 128-256 rows of 64 bytes: 1.16-1.64x without the tile; 672 uint8 rows: 0.85-0.91x.
-      if (run * e <= kLineBytes) {
-        last_why = fmt::format("a strided tile's input rows of {} bytes (at most a line: one stream per row)",
-                               run * e);
+      const auto seen = std::find_if(tried.begin(), tried.end(), [&](const auto& x) { return x.first == t; });
+      if (seen != tried.end()) {
+        if (!seen->second.empty()) last_why = seen->second;
         continue;
       }
-      std::optional<AssemblyPlan> p = build(t);
-      if (!p) continue;
-      // One stream: its tile writes one contiguous range, which staged output (ir/staging.h) does
-      // better where the loops allow it: TTLG 15^6 float64 (4,2,3,5,1,0), (0,3,2,4,5,1) 0.82-0.89x
-      // assembled. The split problems, which staging does not take, keep them.
-      if (p->stream_out.size() < 2 && !single_stream_strided) {
-        last_why = "a strided tile with one output stream (staged output's case)";
-        continue;
-      }
-      const int64_t side = std::min(p->piece, run) * e;
-      if (!best || side > best_side || (side == best_side && region < best_region)) {
-        best = std::move(p);
-        best_side = side;
-        best_region = region;
+      std::string before = std::exchange(last_why, std::string(1, '\0'));  // unset: consider says nothing
+      consider(t);
+      if (last_why == std::string(1, '\0')) {
+        last_why = std::move(before);
+        tried.emplace_back(t, std::string());
+      } else {
+        tried.emplace_back(t, last_why);
       }
     }
-  if (best) return best;
+  if (best) return described(best_tile, std::move(*best));
   if (last_why != contiguous_why) last_why = contiguous_why + "; strided tiles: " + last_why;
   return no(last_why);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -84,13 +85,15 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
   for (int a = 0; a < c.rank(); ++a) {
     const BlockAxis* b = plan.find_block_axis(a);
     if (!b) {
-      walks.push_back(
-          {LoopDim{c.shape[a], plan.in_strides[a], plan.out_strides[a], -1, fmt::format("axis {}", a)}, -1, a});
+      walks.push_back({LoopDim{c.shape[a], plan.in_strides[a], plan.out_strides[a], -1,
+                               fmt::format(FMT_COMPILE("axis {}"), a)},
+                       -1, a});
     } else if (b->chunk < b->extent) {
       const auto j = static_cast<int>(b - plan.block_axes.data());
       walks.push_back({LoopDim{b->chunks(), b->chunk * plan.in_strides[a], b->chunk * plan.out_strides[a], -1,
-                               b->tail() ? fmt::format("axis {} in chunks of {} (last: {})", a, b->chunk, b->tail())
-                                         : fmt::format("axis {} in chunks of {}", a, b->chunk)},
+                               b->tail() ? fmt::format(FMT_COMPILE("axis {} in chunks of {} (last: {})"), a, b->chunk,
+                                                       b->tail())
+                                         : fmt::format(FMT_COMPILE("axis {} in chunks of {}"), a, b->chunk)},
                        j, a});
     }
   }
@@ -223,7 +226,7 @@ std::vector<int64_t> valid_extents(const Plan& plan, const BlockLoops& loops, in
     if (!((tail_mask >> t) & 1)) continue;
     const auto& b = plan.block_axes[loops.tail_block_index[t]];
     valid[loops.tail_block_index[t]] = b.tail();
-    if (what) tails.push_back(fmt::format("axis {} tail ({} of {})", b.axis, b.tail(), b.chunk));
+    if (what) tails.push_back(fmt::format(FMT_COMPILE("axis {} tail ({} of {})"), b.axis, b.tail(), b.chunk));
   }
   if (what) *what = tails.empty() ? "full blocks" : fmt::format("{}", fmt::join(tails, ", "));
   return valid;

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
+#include <concepts>
 #include <cstdlib>
 #include <limits>
 #include <mutex>
-#include <sstream>
+#include <string_view>
 #include <unordered_map>
 
 #include "gentt/arguments.h"
@@ -38,6 +40,32 @@ constexpr std::int64_t kMaxInt = std::numeric_limits<std::int64_t>::max();
 // worker costs a few microseconds; a core copies about 64 KiB in that time).
 constexpr std::int64_t kMinBytesPerPart = 64 << 10;
 constexpr int kMaxThreads = 1024;
+
+// A plan's description, written with << as into a stream but appended to a string: a
+// std::ostringstream cost about a tenth of a large problem's planning time.
+class Text {
+ public:
+  Text() { s_.reserve(1024); }
+  Text& operator<<(std::string_view v) {
+    s_ += v;
+    return *this;
+  }
+  Text& operator<<(char c) {
+    s_ += c;
+    return *this;
+  }
+  template <std::integral T>
+    requires(!std::same_as<T, bool> && !std::same_as<T, char>)
+  Text& operator<<(T v) {
+    char buf[24];
+    s_.append(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+    return *this;
+  }
+  const std::string& str() const { return s_; }
+
+ private:
+  std::string s_;
+};
 
 std::string join(const std::vector<std::int64_t>& v) {
   std::string s;
@@ -278,7 +306,7 @@ namespace {
 // Rows are not cache-tiled: as in the generated kernels, the row is the unit that reads in order.
 
 void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, EngineIsa isa, std::int64_t out_total,
-               bool out_contiguous, std::ostringstream& text) {
+               bool out_contiguous, Text& text) {
   const engine::StridedAxis row = sp.axes.back();
   const std::int64_t in_bytes = sp.elem_bytes, out_bytes = impl.out_elem_bytes;
   std::vector<LoopDim> out_order;
@@ -478,7 +506,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   const std::int64_t out_total = impl->elements * impl->out_elem_bytes;
   impl->parts = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, out_total / kMinBytesPerPart)));
 
-  std::ostringstream text;
+  Text text;
   text << "problem: " << dtype_name << " shape (" << join(d.shape) << ") perm (";
   for (int k = 0; k < rank; ++k) text << (k ? "," : "") << d.perm[k];
   text << ")";
@@ -583,17 +611,15 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     if (which == "avx2") return engine::prepare_avx2(t, elem_bytes, ro);
     return engine::prepare_portable(t, elem_bytes, ro);
   };
-  if (simd && is_avx512(isa)) impl->cached = prepare(*tables, tiling, cached_options, "avx512");
-  if (simd && isa == EngineIsa::avx2) impl->cached = prepare(*tables, tiling, cached_options, "avx2");
-  impl->isa = engine_isa_name(impl->cached ? isa : EngineIsa::scalar);
-  if (!impl->cached) impl->cached = prepare(*tables, tiling, cached_options, "scalar");
+  const char* simd_engine = !simd ? nullptr : is_avx512(isa) ? "avx512" : isa == EngineIsa::avx2 ? "avx2" : nullptr;
   // Output lines assembled across tiles (ir/assembly.h), as the generated kernels do: a large
   // output written with cached stores, contiguous tensors, the AVX-512 or AVX2 engine. The walk
-  // replaces the cached one (tiled or not); iterations outside whole tiles run it directly.
+  // replaces the cached one (tiled or not); iterations outside whole tiles run it directly. Tried
+  // first: the cached walk's blocks are only prepared where it does not apply (they are the
+  // direct walk's programs, so the engine takes them if it took the direct walk's).
   std::string stage_note;
   std::optional<BlockLoops> assembled_walk;
-  if (simd && (is_avx512(isa) || isa == EngineIsa::avx2) && impl->isa != "scalar" && !impl->transform &&
-      in_contiguous && out_contiguous && out_total >= kStageMinBytes) {
+  if (simd_engine && !impl->transform && in_contiguous && out_contiguous && out_total >= kStageMinBytes) {
     // The AVX2 engine's run of a tile costs more than the generated kernel's: tiles of at least
     // 16 KiB there (17^6 float64 (2,0,5,3,1,4), tiles of 2312 bytes -> 39304: 0.49 -> 0.63 of the
     // generated AVX-512 kernel; (3,2,5,0,1,4) 0.52 -> 0.59). The AVX-512 engine keeps 2 KiB (0.77-0.80
@@ -622,13 +648,12 @@ PermutePlan plan_permute(const PermuteDesc& d) {
       const TileChoice untiled;
       TileChoice chunked;  // plan_chunked_assembly's nests: whole tiles first, then the remainders
       chunked.regions = a->regions;
-      const char* engine_name = is_avx512(isa) ? "avx512" : "avx2";
       std::unique_ptr<engine::PreparedBlocks> tile_blocks =
-          tile_tables ? prepare(*tile_tables, untiled, tile_options, engine_name) : nullptr;
+          tile_tables ? prepare(*tile_tables, untiled, tile_options, simd_engine) : nullptr;
       std::unique_ptr<engine::PreparedBlocks> direct =
           !tile_blocks ? nullptr
-          : split      ? prepare(*split_tables, untiled, cached_options, engine_name)
-                       : prepare(engine::with_loops(*tables, a->walk), chunked, cached_options, engine_name);
+          : split      ? prepare(*split_tables, untiled, cached_options, simd_engine)
+                       : prepare(engine::with_loops(*tables, a->walk), chunked, cached_options, simd_engine);
       if (direct) {
         engine::AssemblyGeometry g;
         for (int l = 0; l < a->level; ++l) {
@@ -646,10 +671,16 @@ PermutePlan plan_permute(const PermuteDesc& d) {
         g.buffer_bytes = a->buffer_elements * elem_bytes;
         g.avx512 = is_avx512(isa);
         impl->cached = engine::make_assembled(std::move(direct), std::move(tile_blocks), std::move(g));
+        impl->isa = engine_isa_name(isa);
         stage_note = "; assembled: " + a->reason;
         assembled_walk = a->walk;
       }
     }
+  }
+  if (!impl->cached) {
+    if (simd_engine) impl->cached = prepare(*tables, tiling, cached_options, simd_engine);
+    impl->isa = engine_isa_name(impl->cached ? isa : EngineIsa::scalar);
+    if (!impl->cached) impl->cached = prepare(*tables, tiling, cached_options, "scalar");
   }
   // Staged output (ir/staging.h): a large contiguous output written with cached stores goes out
   // through tiles assembled in a buffer and streamed in whole lines (untiled nests only: the tiled

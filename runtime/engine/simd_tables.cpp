@@ -10,22 +10,23 @@ namespace {
 
 unsigned long long byte_mask(std::int64_t bytes) { return bytes >= 64 ? ~0ull : (1ull << bytes) - 1; }
 
-// When every register pair of a pass can share one pair of index lists (they agree wherever
-// both care), those two lists (for registers with bit `bit` clear and set; `bit` < 0: a reorder
-// pass, one list, returned twice); else nullopt.
-std::optional<std::array<std::vector<LaneIndex>, 2>> merge_pass(const ProgramTables& t, int s, int lanes, int bit) {
-  std::array<std::vector<LaneIndex>, 2> merged = {std::vector<LaneIndex>(lanes, -1), std::vector<LaneIndex>(lanes, -1)};
+// Whether every register pair of a pass can share one pair of index lists (they agree wherever
+// both care); if so `merged` holds those two lists (for registers with bit `bit` clear and set;
+// `bit` < 0: a reorder pass, one list, twice).
+bool merge_pass(const ProgramTables& t, int s, int lanes, int bit, std::array<std::vector<LaneIndex>, 2>& merged) {
+  merged[0].assign(static_cast<std::size_t>(lanes), -1);
+  merged[1].assign(static_cast<std::size_t>(lanes), -1);
   for (std::size_t r = 0; r < t.load_offset.size(); ++r) {
     std::vector<LaneIndex>& m = merged[bit >= 0 ? (r >> bit) & 1 : 0];
     const LaneIndex* list = t.pass_list(s, r, lanes);
     for (int l = 0; l < lanes; ++l) {
       if (list[l] < 0) continue;
-      if (m[l] >= 0 && m[l] != list[l]) return std::nullopt;
+      if (m[l] >= 0 && m[l] != list[l]) return false;
       m[l] = list[l];
     }
   }
   if (bit < 0) merged[1] = merged[0];
-  return merged;
+  return true;
 }
 
 // Whether every group of g lanes takes g consecutive lanes of one source, g-aligned (don't-cares
@@ -160,6 +161,9 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
   const std::size_t regs = std::size_t{1} << tables.reg_bits;
   const int lanes = tables.lanes;
   std::vector<int> full_sources;  // program 0's, computed when a program needs the comparison
+  std::array<std::vector<LaneIndex>, 2> merged;
+  std::vector<const LaneIndex*> lists;
+  out.programs.reserve(tables.programs.size());
   for (const auto& p : tables.programs) {
     if (p.pass_count != out.passes) return std::nullopt;
     SimdProgram sp;
@@ -173,6 +177,9 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
       sp.shares_full = shares_full_shuffles(p, tables.programs[0], full_sources, lanes, tables.butterfly);
     }
     sp.full_loads = sp.full_stores = true;
+    for (auto* v : {&sp.load_offset, &sp.store_offset, &sp.sink_offset}) v->reserve(regs);
+    for (auto* v : {&sp.load_bytes, &sp.store_bytes}) v->reserve(regs);
+    for (auto* v : {&sp.load_mask, &sp.store_mask}) v->reserve(regs);
     for (std::size_t r = 0; r < regs; ++r) {
       const auto lb = static_cast<std::int32_t>(p.load_count[r] * elem_bytes);
       const auto sb = static_cast<std::int32_t>(p.store_count[r] * elem_bytes);
@@ -194,14 +201,15 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
       std::memcpy(sp.plain_lane_bit, z.plain_lane_bit, sizeof sp.plain_lane_bit);
       // sp.index stays empty: the engines read program 0's (SimdProgram::index).
     }
+    if (!reuse) sp.index.reserve(static_cast<std::size_t>(out.passes) * regs * static_cast<std::size_t>(vector_bytes));
     for (int s = 0; s < out.passes && !reuse; ++s) {
       const int bit = tables.butterfly ? s : -1;
-      const auto merged = merge_pass(p, s, lanes, bit);
-      if (merged) sp.uniform_passes |= 1u << s;
+      const bool uniform = merge_pass(p, s, lanes, bit, merged);
+      if (uniform) sp.uniform_passes |= 1u << s;
       // The lists the engine reads: the merged pair, or every register's own.
-      std::vector<const LaneIndex*> lists;
-      if (merged)
-        lists = {(*merged)[0].data(), (*merged)[1].data()};
+      lists.clear();
+      if (uniform)
+        lists = {merged[0].data(), merged[1].data()};
       else
         for (std::size_t r = 0; r < regs; ++r) lists.push_back(p.pass_list(s, r, lanes));
       int unit = out.base_unit;
@@ -223,7 +231,7 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
       const std::size_t at = sp.index.size();
       sp.index.resize(at + regs * static_cast<std::size_t>(vector_bytes));
       auto slot = [&](std::size_t r) { return sp.index.data() + at + r * static_cast<std::size_t>(vector_bytes); };
-      if (merged) {  // a uniform pass reads the vectors of register 0 and of register 1 << s only
+      if (uniform) {  // a uniform pass reads the vectors of register 0 and of register 1 << s only
         if (bit >= 0 && std::has_single_bit(static_cast<std::uint64_t>(elem_bytes)) &&
             lanes * elem_bytes == vector_bytes)
           if (const int j = plain_exchange_bit(lists[0], lists[1], lanes); j >= 0)
