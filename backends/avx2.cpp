@@ -1,7 +1,9 @@
 #include "backends/avx2.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -63,8 +65,24 @@ class BlockEmitter {
   }
 
   void emit(CodeWriter& w) {
+    // Streaming stores go out in runs sorted by address, so that the two 32-byte halves of each
+    // line are written one after the other: in the IR's register order a 16-register block
+    // wrote the first halves of 8 lines, then their second halves, and each line held a
+    // write-combining buffer until its second half came (Zen 3, float32 16384x256 transposed:
+    // 0.27 -> 0.35 of the best copy adjacent).
+    std::vector<const Op*> streamed;
+    auto flush = [&] {
+      std::stable_sort(streamed.begin(), streamed.end(), [](const Op* x, const Op* y) { return x->offset < y->offset; });
+      for (const Op* op : streamed) emit_store(*op, op->count * k_.elem_bytes);
+      streamed.clear();
+    };
     for (const auto& op : prog_.ops) {
       const int64_t bytes = op.count * k_.elem_bytes;
+      if (op.kind == OpKind::store && op.stream && bytes == kRegisterBytes) {
+        streamed.push_back(&op);
+        continue;
+      }
+      flush();
       switch (op.kind) {
         case OpKind::load:
           lines_.push_back(
@@ -79,6 +97,7 @@ class BlockEmitter {
           break;
       }
     }
+    flush();
     for (const auto& d : tables_.declarations()) w.line(d);
     for (const auto& l : lines_) w.line(l);
   }

@@ -662,20 +662,20 @@ inline void paper_f32_128x64x32x16_p1302_stream_block0(const paper_f32_128x64x32
   const __m256i v62 = _mm256_permute2x128_si256(v42, v46, 0x31);
   const __m256i v63 = _mm256_permute2x128_si256(v43, v47, 0x31);
   _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 0), v48);
-  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 4096), v49);
-  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 8192), v50);
-  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 12288), v51);
-  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 16384), v52);
-  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 20480), v53);
-  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 24576), v54);
-  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 28672), v55);
   _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 8), v56);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 4096), v49);
   _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 4104), v57);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 8192), v50);
   _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 8200), v58);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 12288), v51);
   _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 12296), v59);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 16384), v52);
   _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 16392), v60);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 20480), v53);
   _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 20488), v61);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 24576), v54);
   _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 24584), v62);
+  _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 28672), v55);
   _mm256_stream_si256(reinterpret_cast<__m256i*>(out + 28680), v63);
 }
 
