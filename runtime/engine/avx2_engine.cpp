@@ -40,6 +40,9 @@ struct Avx2 {
   // Byte passes within 16-byte lanes (most steps of a byte butterfly: only the step that
   // exchanges the lane bit crosses) take two vpshufb and a vpblendvb instead of the general form.
   static constexpr bool kLaneLocal = true;
+  // Dword passes within 16-byte lanes (the passes that also reorder lanes, as in most all-size-2
+  // tensors' plans) take vpermilps of each source and a blend instead of two vpermd.
+  static constexpr bool kInLaneDwords = true;
   GENTT_SIMD_TARGET static V dword_mask(int bytes) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(bytes / 4), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
   }
@@ -153,7 +156,13 @@ struct Avx2 {
   // Dword index d: bits 0-2 the lane, bit 3 the source (b when set).
   template <int Unit>
   GENTT_SIMD_TARGET static V permute2(V a, V index, V b) {
-    static_assert(Unit == 1 || Unit == kLaneLocalBytes || Unit == 4, "the AVX2 engine shuffles bytes and dwords");
+    static_assert(Unit == 1 || Unit == kLaneLocalBytes || Unit == 4 || Unit == kLaneLocalDwords,
+                  "the AVX2 engine shuffles bytes and dwords");
+    if constexpr (Unit == kLaneLocalDwords) {  // bits 0-1: the dword within its lane; bit 3: the source
+      const __m256 select = _mm256_castsi256_ps(_mm256_slli_epi32(index, 28));
+      return _mm256_castps_si256(_mm256_blendv_ps(_mm256_permutevar_ps(_mm256_castsi256_ps(a), index),
+                                                  _mm256_permutevar_ps(_mm256_castsi256_ps(b), index), select));
+    }
     if constexpr (Unit == kLaneLocalBytes) {  // bit 4 is clear: no byte changes lanes
       return _mm256_blendv_epi8(_mm256_shuffle_epi8(a, index), _mm256_shuffle_epi8(b, index), _mm256_slli_epi16(index, 2));
     }

@@ -15,6 +15,8 @@
 //   static constexpr int kLeanRegBits: the most register bits a lean body is compiled for;
 //   static constexpr bool kLaneLocal: it has permute2<kLaneLocalBytes>, for byte passes that
 //   stay within 16-byte lanes (simd_tables.h), and those run under that code;
+//   optionally static constexpr bool kInLaneDwords: the same for 4-byte units
+//   (permute2<kLaneLocalDwords>);
 //   optionally static void encode_index(int unit, unsigned char* vector): rewrites an index
 //   vector of simd_tables' form into the one its permute2<unit> reads (once, when prepared);
 //   optionally static constexpr unsigned kButterflyLanes, a mask of the byte-lane bits L it has
@@ -22,8 +24,8 @@
 //   plain exchange of byte-lane bit L (simd_tables.h, kButterflyLane);
 //   optionally static constexpr bool kPrefetchAhead: the lean body prefetches (lean_ahead);
 //   optionally static constexpr bool kMaskedAccess: load_part and store_part take any byte mask
-//   at any address whose masked-off bytes need not exist (AVX-512), and runs of uniform programs
-//   take LeanBody::uniform_run;
+//   at any address whose masked-off bytes need not exist (AVX-512): LeanBody::uniform_run loads
+//   partial rows with them (without it, by load_in_window and the program's byte count);
 //   optionally static constexpr std::int64_t kShortTailRun: SimdBlocks' threshold (kShortTailRun).
 // Then `prepare_simd<Traits, MaxRegBits>(...)` prepares a plan for the engine (its run function
 // from `pick_run<Traits>(reg_bits, passes, butterfly)`).
@@ -160,6 +162,13 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline void shuffle_pass(typena
   }
 }
 
+// Whether T has permute2<kLaneLocalDwords> (T::kInLaneDwords).
+template <class T>
+constexpr bool lane_local_dwords() {
+  if constexpr (requires { T::kInLaneDwords; }) return T::kInLaneDwords;
+  return false;
+}
+
 // The byte-lane bits T has a fixed butterfly form for (T::kButterflyLanes, or none).
 template <class T>
 constexpr unsigned butterfly_lanes() {
@@ -232,6 +241,7 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline void table_pass(typename
     case 4: if constexpr ((T::kUnits & 4) != 0) run_pass<T, 4, R, Butterfly>(v, s, index, uniform); break;
     case 2: if constexpr ((T::kUnits & 2) != 0) run_pass<T, 2, R, Butterfly>(v, s, index, uniform); break;
     case kLaneLocalBytes: if constexpr (T::kLaneLocal) run_pass<T, kLaneLocalBytes, R, Butterfly>(v, s, index, uniform); break;
+    case kLaneLocalDwords: if constexpr (lane_local_dwords<T>()) run_pass<T, kLaneLocalDwords, R, Butterfly>(v, s, index, uniform); break;
     default: if constexpr ((T::kUnits & 1) != 0) run_pass<T, 1, R, Butterfly>(v, s, index, uniform); break;
   }
 }
@@ -246,6 +256,7 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline void held_pass(typename 
     case 4: if constexpr ((T::kUnits & 4) != 0) run_uniform_pass<T, 4, R, true>(v, s, lo, hi); break;
     case 2: if constexpr ((T::kUnits & 2) != 0) run_uniform_pass<T, 2, R, true>(v, s, lo, hi); break;
     case kLaneLocalBytes: if constexpr (T::kLaneLocal) run_uniform_pass<T, kLaneLocalBytes, R, true>(v, s, lo, hi); break;
+    case kLaneLocalDwords: if constexpr (lane_local_dwords<T>()) run_uniform_pass<T, kLaneLocalDwords, R, true>(v, s, lo, hi); break;
     default: if constexpr ((T::kUnits & 1) != 0) run_uniform_pass<T, 1, R, true>(v, s, lo, hi); break;
   }
 }
@@ -487,11 +498,12 @@ struct LeanBody {
   }
 
   // na runs (a_in, a_out apart) of n blocks (in_step, out_step apart) of a uniform program u,
-  // straight-line (engines with T::kMaskedAccess): the registers u does not load read the first
+  // straight-line: the registers u does not load read the first
   // one it loads (their lanes are padding, never stored), those it does not store write a scratch
   // vector, so that no register takes a branch of its own; WholeLoads / WholeStores: u's loaded /
   // stored registers move whole vectors, else every one moves under u's one mask (as the
-  // generated kernels' tail blocks do). uniform_block's per-register branches on the lane bits,
+  // generated kernels' tail blocks do; AVX2 by load_in_window and store_part's byte count).
+  // uniform_block's per-register branches on the lane bits,
   // which GCC kept on the stack, cost more than the blocks on 15^4 float64 (3,1,2,0) (0.66 ->
   // 0.75 of the generated kernel with this) and float32 (33,65,17,9) (3,1,0,2), padded 9 to 16
   // (0.41 -> 0.52; Zen 4, in cache).
@@ -502,6 +514,7 @@ struct LeanBody {
                                                                          std::int64_t in_step,
                                                                          std::int64_t out_step) const {
     const unsigned long long load_mask = u.load_mask, store_mask = u.store_mask;
+    const int load_bytes = u.load_bytes, store_bytes = u.store_bytes;
     const unsigned stores = u.stores;
     int first = 0;  // the first register u loads (no std::countr_zero: tzcnt is outside the target)
     while (first < R - 1 && !((u.loads >> first) & 1)) ++first;
@@ -523,7 +536,12 @@ struct LeanBody {
 #pragma GCC unroll 64
         for (int r = 0; r < R; ++r) {
           const char* at = from + load_at[r];
-          v[r] = WholeLoads ? T::load(at) : T::load_part(at, 0, load_mask);
+          if constexpr (WholeLoads)
+            v[r] = T::load(at);
+          else if constexpr (requires { T::kMaskedAccess; })
+            v[r] = T::load_part(at, 0, load_mask);
+          else  // AVX2: whole vectors inside the input, else the loaded bytes alone
+            v[r] = load_in_window<T>(at, in_lo, in_window, load_bytes, load_mask);
         }
         shuffles(v);
 #pragma GCC unroll 64
@@ -532,7 +550,7 @@ struct LeanBody {
           if constexpr (WholeStores)
             T::store(at, v[r]);
           else
-            T::store_part(at, v[r], 0, store_mask);
+            T::store_part(at, v[r], store_bytes, store_mask);
         }
       }
     }
@@ -572,21 +590,15 @@ struct LeanBody {
     const Program& p = programs[program];
     // Uniform programs (most tail programs) without the copy below: 15^4 float64 (3,1,2,0),
     // chunks of 8 and 7 in both rows, went 1.37x faster, TTLG's 15^6 (4,2,3,5,1,0) 1.12x.
+    // On AVX2 too (its loads of a few bytes by load_in_window, its partial stores by size):
+    // through uniform_block, whose per-register branches GCC kept on the stack, odd extents
+    // (6,10,12,14,9) float32 (1,4,0,3,2) ran at 0.2-0.26 of the generated kernel (Zen 3).
     if (p.uniform && !stream) {
-      if constexpr (requires { T::kMaskedAccess; }) {
-        if constexpr (Fixed) {
-          uniform_runs(uniform_of(p), in, out, na, a_in, a_out, n, in_step, out_step);
-        } else {
-          const LeanBody self = *this;  // the index vectors in locals (stores cannot alias them)
-          self.uniform_runs(uniform_of(p), in, out, na, a_in, a_out, n, in_step, out_step);
-        }
+      if constexpr (Fixed) {
+        uniform_runs(uniform_of(p), in, out, na, a_in, a_out, n, in_step, out_step);
       } else {
-        const LeanBody self = *this;
-        const Uniform u = uniform_of(p);
-        each_block(in, out, na, a_in, a_out, n, in_step, out_step,
-                   [&](const char* from, char* to) GENTT_SIMD_TARGET __attribute__((always_inline)) {
-                     self.uniform_block(u, from, to);
-                   });
+        const LeanBody self = *this;  // the index vectors in locals (stores cannot alias them)
+        self.uniform_runs(uniform_of(p), in, out, na, a_in, a_out, n, in_step, out_step);
       }
       return;
     }
@@ -788,11 +800,25 @@ struct BlockBody {
 #pragma GCC unroll 64
         for (int r = 0; r < R; ++r) T::store(base + affine_at<R>(r, step, step2), v[r]);
       } else if (p.full_stores) {
+        // The offsets in locals first: read from the tables, each was reloaded (with the table's
+        // pointer) after every store through char*, which may alias them.
+        std::int64_t at[R];
 #pragma GCC unroll 64
-        for (int r = 0; r < R; ++r) T::store(out + p.store_offset[r], v[r]);
+        for (int r = 0; r < R; ++r) at[r] = p.store_offset[r];
+#pragma GCC unroll 64
+        for (int r = 0; r < R; ++r) T::store(out + at[r], v[r]);
       } else {
+        std::int64_t at[R];
+        std::int32_t bytes[R];
+        unsigned long long mask[R];
 #pragma GCC unroll 64
-        for (int r = 0; r < R; ++r) T::store_part(out + p.store_offset[r], v[r], p.store_bytes[r], p.store_mask[r]);
+        for (int r = 0; r < R; ++r) {
+          at[r] = p.store_offset[r];
+          bytes[r] = p.store_bytes[r];
+          mask[r] = p.store_mask[r];
+        }
+#pragma GCC unroll 64
+        for (int r = 0; r < R; ++r) T::store_part(out + at[r], v[r], bytes[r], mask[r]);
       }
       return;
     }
@@ -1104,10 +1130,12 @@ std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int
   if (options.sink && options.stream) return nullptr;  // streaming stores write raw registers
   auto simd = make_simd_tables(tables, elem_bytes, T::kBytes, T::kUnits, MaxRegBits, out_bytes);
   if (!simd) return nullptr;
-  if constexpr (T::kLaneLocal)
-    for (SimdProgram& p : simd->programs)
-      for (int s = 0; s < simd->passes; ++s)
-        if ((p.lane_local_passes >> s) & 1) p.pass_unit[s] = kLaneLocalBytes;
+  for (SimdProgram& p : simd->programs)
+    for (int s = 0; s < simd->passes; ++s) {
+      if (((p.lane_local_passes >> s) & 1) == 0) continue;
+      if (T::kLaneLocal && p.pass_unit[s] == 1) p.pass_unit[s] = kLaneLocalBytes;
+      if (lane_local_dwords<T>() && p.pass_unit[s] == 4) p.pass_unit[s] = kLaneLocalDwords;
+    }
   // Passes that are the plain exchange of a byte-lane bit take T's fixed form where it has one
   // (before encode_index rewrites the vectors it reads). A program without vectors of its own
   // runs program 0's under its own units: it takes program 0's form where its unit is the same.

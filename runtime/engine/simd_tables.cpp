@@ -134,7 +134,8 @@ std::string SimdTables::describe(const char* isa) const {
   text += p.full_loads ? "whole-vector loads" : "masked loads";
   for (int s = 0; s < passes; ++s)
     text += ", pass " + std::to_string(s + 1) + ": " +
-            (p.pass_unit[s] == kLaneLocalBytes  ? std::string("1-byte units within 16-byte lanes")
+            (p.pass_unit[s] == kLaneLocalBytes    ? std::string("1-byte units within 16-byte lanes")
+             : p.pass_unit[s] == kLaneLocalDwords ? std::string("4-byte units within 16-byte lanes")
              : p.pass_unit[s] >= kButterflyLane ? "plain exchange of " +
                                                       std::to_string(1 << (p.pass_unit[s] - kButterflyLane)) +
                                                       "-byte lanes"
@@ -223,7 +224,7 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
       }
       if (unit == 0) return std::nullopt;
       sp.pass_unit[s] = static_cast<unsigned char>(unit);
-      if (unit == 1) {
+      if (unit == 1 || unit == 4) {
         bool local = true;
         for (const LaneIndex* list : lists) local = local && bytes_stay_in_lanes(list, lanes, elem_bytes);
         if (local) sp.lane_local_passes |= 1u << s;
@@ -256,7 +257,9 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
 int butterfly_lane_bit(const SimdTables& tables, const SimdProgram& p, int pass) {
   if (!tables.butterfly || pass >= tables.passes || !((p.uniform_passes >> pass) & 1) || p.index.empty()) return -1;
   if (p.plain_lane_bit[pass] >= 0) return p.plain_lane_bit[pass];
-  const int unit = p.pass_unit[pass] == kLaneLocalBytes ? 1 : p.pass_unit[pass];
+  const int unit = p.pass_unit[pass] == kLaneLocalBytes    ? 1
+                   : p.pass_unit[pass] == kLaneLocalDwords ? 4
+                                                           : p.pass_unit[pass];
   if (unit != 1 && unit != 2 && unit != 4 && unit != 8) return -1;
   const int bytes = tables.vector_bytes, lanes = bytes / unit;
   const std::size_t per_pass = (std::size_t{1} << tables.reg_bits) * static_cast<std::size_t>(bytes);

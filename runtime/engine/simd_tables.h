@@ -20,6 +20,10 @@ inline constexpr int kMaxPasses = 8;
 // same 16-byte lane of its source as it goes to (SimdProgram::lane_local_passes). An engine
 // whose byte shuffle costs less then (AVX2: no lane crossing) runs such passes under this code.
 inline constexpr int kLaneLocalBytes = 3;
+// The same for 4-byte units (dwords, and 8-byte elements as dword pairs): every dword stays in
+// its 16-byte lane. An engine whose in-lane dword shuffle costs less (AVX2: vpermilps, one uop,
+// against vpermd) runs such passes under this code.
+inline constexpr int kLaneLocalDwords = 5;
 // Pass codes kButterflyLane + L (L = 0..5): a uniform butterfly pass that is the plain exchange
 // of byte-lane bit L with its register bit (register r0 keeps its lanes with bit L clear and
 // takes the same lanes of register r0 | 1 << s into the others; that one gets the rest), the
@@ -37,8 +41,9 @@ struct SimdProgram {
   // shuffles (ProgramTables::same_lanes_as_full): the engines read program 0's then.
   std::vector<unsigned char> index;
   unsigned uniform_passes = 0;       // bit s: pass s uses the index vectors of registers 0 and 1 << s
-  unsigned char pass_unit[kMaxPasses] = {};  // unit bytes of each pass (or kLaneLocalBytes)
-  unsigned lane_local_passes = 0;  // bit s: pass s moves 1-byte units, each within its 16-byte lane
+  unsigned char pass_unit[kMaxPasses] = {};  // unit bytes of each pass (or kLaneLocalBytes, kLaneLocalDwords)
+  // Bit s: pass s moves units of 1 or 4 bytes, each within its 16-byte lane.
+  unsigned lane_local_passes = 0;
   // Pass s's byte-lane bit L where its element lists are the plain exchange of L with don't-care
   // lanes matching anything (the index vectors hold 0 there, which butterfly_lane_bit's byte
   // comparison does not take as an exchange), else -1.
@@ -74,7 +79,7 @@ struct SimdTables {
 // out_elem_bytes: the output element size of a converting plan (sink_offset), else elem_bytes.
 // The byte-lane bit L when pass `pass` of program p (uniform, butterfly) is the plain exchange
 // of byte-lane bit L (kButterflyLane), else -1. Reads the index vectors as make_simd_tables
-// wrote them: units of 1 (or kLaneLocalBytes), 2, 4 or 8 bytes.
+// wrote them: units of 1 (or kLaneLocalBytes), 2, 4 (or kLaneLocalDwords) or 8 bytes.
 int butterfly_lane_bit(const SimdTables& tables, const SimdProgram& p, int pass);
 
 std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64_t elem_bytes, int vector_bytes,
