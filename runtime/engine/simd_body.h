@@ -291,7 +291,13 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline typename T::V load_in_wi
 // rule: about 8 registers loaded per step, at most 4 blocks). Most plans' passes are these (on
 // the bench sets and random shapes, about 3 in 4 AVX2 lean plans); with them the TTLG set went
 // from 0.80 to 0.84 of the generated kernels (median; minimum 0.33 to 0.57), TTC 0.80 to 0.95.
-template <class T, int RegBits, int Passes, bool Fixed = false>
+//
+// Tab (engines with T::kTabledRegBits): program 0's register offsets are not affine_at's rule
+// (most all-size-2 tensors: the register bits come from axes whose strides are any powers of
+// two), so each block reads them from the arrays lo and so, copied into the body (locals, which
+// the stores cannot alias), as the generic body reads them from the tables but without its
+// per-block dispatch on programs and pass codes. Only with Fixed, never streaming (SimdBlocks).
+template <class T, int RegBits, int Passes, bool Fixed = false, bool Tab = false>
 struct LeanBody {
   using V = typename T::V;
   static constexpr int R = 1 << RegBits;
@@ -311,6 +317,42 @@ struct LeanBody {
   // alias the tables, so values read from them are reloaded after every store.
   std::int64_t load0 = 0, store0 = 0, ls = 0, ls2 = 0, ss = 0, ss2 = 0;
   unsigned char unit[Passes] = {};
+  // Tab: program 0's offsets of each register from load0 and store0 (else unused).
+  std::int64_t lo[Tab ? R : 1] = {}, so[Tab ? R : 1] = {};
+
+  // Register r's offset from the block's first load (store): affine_at's rule with the steps
+  // (the caller's copies of ls, ls2 or ss, ss2), or the arrays.
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline std::int64_t load_off(int r, std::int64_t step,
+                                                                              std::int64_t step2) const {
+    if constexpr (Tab)
+      return lo[r];
+    else
+      return affine_at<R>(r, step, step2);
+  }
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline std::int64_t store_off(int r, std::int64_t step,
+                                                                               std::int64_t step2) const {
+    if constexpr (Tab)
+      return so[r];
+    else
+      return affine_at<R>(r, step, step2);
+  }
+  // blocks()'s addresses: affine_addr's form from the bases p and q = p + step2, or the arrays.
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline const char* load_addr(const char* p, const char* q, int r,
+                                                                               std::int64_t step,
+                                                                               std::int64_t step3) const {
+    if constexpr (Tab)
+      return p + lo[r];
+    else
+      return affine_addr<R>(p, q, r, step, step3);
+  }
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline const char* store_addr(const char* p, const char* q, int r,
+                                                                                std::int64_t step,
+                                                                                std::int64_t step3) const {
+    if constexpr (Tab)
+      return p + so[r];
+    else
+      return affine_addr<R>(p, q, r, step, step3);
+  }
 
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline void shuffles(V (&v)[R]) const {
     if constexpr (Fixed) {
@@ -391,14 +433,14 @@ struct LeanBody {
 #pragma GCC unroll 64
         for (int r = 0; r < R; ++r)
           if ((loads >> r) & 1)
-            __builtin_prefetch(affine_addr<R>(from + u * in_step + ahead, from2 + u * in_step + ahead, r, ls, ls3), 0,
+            __builtin_prefetch(load_addr(from + u * in_step + ahead, from2 + u * in_step + ahead, r, ls, ls3), 0,
                                kPrefetchLocalityOf<T>);
     }
 #pragma GCC unroll 64
     for (int r = 0; r < R; ++r)
 #pragma GCC unroll 64
       for (int u = 0; u < K; ++u)
-        v[u][r] = (loads >> r) & 1 ? T::load(affine_addr<R>(from + u * in_step, from2 + u * in_step, r, ls, ls3)) : V{};
+        v[u][r] = (loads >> r) & 1 ? T::load(load_addr(from + u * in_step, from2 + u * in_step, r, ls, ls3)) : V{};
 #pragma GCC unroll 64
     for (int u = 0; u < K; ++u) shuffles(v[u]);
     if constexpr (Streaming && Paired) {  // each line's halves one after the other (stream_order)
@@ -407,7 +449,7 @@ struct LeanBody {
 #pragma GCC unroll 64
         for (int j = 0; j < R; ++j) {
           const int r = stream_order<R, true>(j);
-          if ((stores >> r) & 1) put<true>(affine_addr<R>(to + u * out_step, to2 + u * out_step, r, ss, ss3), v[u][r]);
+          if ((stores >> r) & 1) put<true>(store_addr(to + u * out_step, to2 + u * out_step, r, ss, ss3), v[u][r]);
         }
     } else {
 #pragma GCC unroll 64
@@ -415,7 +457,7 @@ struct LeanBody {
 #pragma GCC unroll 64
         for (int u = 0; u < K; ++u)
           if ((stores >> r) & 1)
-            put<Streaming>(affine_addr<R>(to + u * out_step, to2 + u * out_step, r, ss, ss3), v[u][r]);
+            put<Streaming>(store_addr(to + u * out_step, to2 + u * out_step, r, ss, ss3), v[u][r]);
     }
   }
 
@@ -476,7 +518,7 @@ struct LeanBody {
     V v[R];
 #pragma GCC unroll 64
     for (int r = 0; r < R; ++r) {
-      const char* at = from + affine_at<R>(r, ls, ls2);
+      const char* at = from + load_off(r, ls, ls2);
       v[r] = !((loads >> r) & 1) ? V{}
              : load_bytes == B   ? T::load(at)
                                  : load_in_window<T>(at, in_lo, in_window, load_bytes, load_mask);
@@ -485,7 +527,7 @@ struct LeanBody {
 #pragma GCC unroll 64
     for (int r = 0; r < R; ++r) {
       if (!((stores >> r) & 1)) continue;
-      char* at = to + affine_at<R>(r, ss, ss2);
+      char* at = to + store_off(r, ss, ss2);
       if (store_bytes == B)
         T::store(at, v[r]);
       else
@@ -518,12 +560,12 @@ struct LeanBody {
     const unsigned stores = u.stores;
     int first = 0;  // the first register u loads (no std::countr_zero: tzcnt is outside the target)
     while (first < R - 1 && !((u.loads >> first) & 1)) ++first;
-    const std::int64_t spare = affine_at<R>(first, ls, ls2);
+    const std::int64_t spare = load_off(first, ls, ls2);
     alignas(64) char scratch[B];
     std::int64_t load_at[R], store_at[R];
     for (int r = 0; r < R; ++r) {
-      load_at[r] = (u.loads >> r) & 1 ? affine_at<R>(r, ls, ls2) : spare;
-      store_at[r] = affine_at<R>(r, ss, ss2);
+      load_at[r] = (u.loads >> r) & 1 ? load_off(r, ls, ls2) : spare;
+      store_at[r] = store_off(r, ss, ss2);
     }
     // The offsets are read from memory in the blocks (one load each): kept in vector registers,
     // GCC 12 took them out with vextracti64x2, an AVX512DQ instruction outside this target.
@@ -669,7 +711,7 @@ struct LeanBody {
     for (int r = 0; r < R; ++r) {
       if (q.store_bytes[r] != 0 && q.store_bytes[r] != B) return false;
       if (q.load_bytes[r] == 0) continue;
-      const char* at = first + affine_at<R>(r, ls, ls2);
+      const char* at = first + load_off(r, ls, ls2);
       if (!inside_window(at, in_lo, in_window) || !inside_window(at + along, in_lo, in_window) ||
           !inside_window(at + across, in_lo, in_window) || !inside_window(at + across + along, in_lo, in_window))
         return false;
@@ -722,15 +764,15 @@ struct LeanBody {
     if (ahead) {
 #pragma GCC unroll 64
       for (int r = 0; r < R; ++r)
-        __builtin_prefetch(load_base + ahead + affine_at<R>(r, load_step, load_step2), 0, kPrefetchLocalityOf<T>);
+        __builtin_prefetch(load_base + ahead + load_off(r, load_step, load_step2), 0, kPrefetchLocalityOf<T>);
     }
     if (p.full_loads) {
 #pragma GCC unroll 64
-      for (int r = 0; r < R; ++r) v[r] = T::load(load_base + affine_at<R>(r, load_step, load_step2));
+      for (int r = 0; r < R; ++r) v[r] = T::load(load_base + load_off(r, load_step, load_step2));
     } else {
 #pragma GCC unroll 64
       for (int r = 0; r < R; ++r)
-        v[r] = load_in_window<T>(p.load_bytes[r] ? load_base + affine_at<R>(r, load_step, load_step2) : in, in_lo,
+        v[r] = load_in_window<T>(p.load_bytes[r] ? load_base + load_off(r, load_step, load_step2) : in, in_lo,
                                  in_window, p.load_bytes[r], p.load_mask[r]);
     }
     shuffles(v);
@@ -741,12 +783,12 @@ struct LeanBody {
         stream_affine<T, R>(base, step, step2, v);
       } else {
 #pragma GCC unroll 64
-        for (int r = 0; r < R; ++r) T::store(base + affine_at<R>(r, step, step2), v[r]);
+        for (int r = 0; r < R; ++r) T::store(base + store_off(r, step, step2), v[r]);
       }
     } else {
 #pragma GCC unroll 64
       for (int r = 0; r < R; ++r)
-        T::store_part(p.store_bytes[r] ? base + affine_at<R>(r, step, step2) : out, v[r], p.store_bytes[r],
+        T::store_part(p.store_bytes[r] ? base + store_off(r, step, step2) : out, v[r], p.store_bytes[r],
                       p.store_mask[r]);
     }
   }
@@ -899,16 +941,23 @@ std::int64_t lean_ahead(const std::vector<WalkLoop>& loops) {
   }
 }
 
-template <class T, int RegBits, int Passes, bool Fixed>
+template <class T, int RegBits, int Passes, bool Fixed, bool Tab = false>
 GENTT_SIMD_TARGET void run_lean(const Data& d, const char* in, char* out, std::int64_t begin, std::int64_t end) {
   const auto [in_lo, in_window] = input_window<T>(d, in);
   const Program& full = d.programs.front();
-  LeanBody<T, RegBits, Passes, Fixed> body{d.programs.data(), d.in_elem_bytes, in_lo, in_window, d.stream,
+  LeanBody<T, RegBits, Passes, Fixed, Tab> body{d.programs.data(), d.in_elem_bytes, in_lo, in_window, d.stream,
                                            d.prefetch_ahead ? d.prefetch_ahead : lean_ahead<T>(d.loops), {},
                                            full.full_loads && full.full_stores,
                                            full.load_base, full.store_base, full.load_step,
                                            full.load_step2, full.store_step, full.store_step2};
   std::memcpy(body.unit, full.pass_unit, sizeof body.unit);
+  if constexpr (Tab) {  // the offsets from 0 (the tables' registers that move nothing say 0)
+    body.load0 = body.store0 = 0;
+    for (int r = 0; r < (1 << RegBits); ++r) {
+      body.lo[r] = full.load_offset[r];
+      body.so[r] = full.store_offset[r];
+    }
+  }
   if constexpr (!Fixed)
     for (int s = 0; s < Passes; ++s) {
       const unsigned char* index = full.index + s * (1 << RegBits) * T::kBytes;
@@ -933,22 +982,23 @@ RunFn pick_passes(int passes, bool butterfly) {
   return fn;
 }
 
-template <class T, int RegBits, bool Fixed>
+template <class T, int RegBits, bool Fixed, bool Tab>
 RunFn pick_lean_passes(int passes) {
   RunFn fn = nullptr;
   [&]<int... P>(std::integer_sequence<int, P...>) {
-    ((passes == P + 1 ? (fn = run_lean<T, RegBits, P + 1, Fixed>, 0) : 0), ...);
+    ((passes == P + 1 ? (fn = run_lean<T, RegBits, P + 1, Fixed, Tab>, 0) : 0), ...);
   }(std::make_integer_sequence<int, RegBits>{});
   return fn;
 }
 
 // The lean run function (butterfly plans of 1..reg_bits passes), or nullptr past MaxRegBits;
-// Fixed: the one for plans whose passes are LeanBody's fixed lane exchanges.
-template <class T, int MaxRegBits, bool Fixed = false>
+// Fixed: the one for plans whose passes are LeanBody's fixed lane exchanges; Tab: for register
+// offsets from arrays (LeanBody's Tab).
+template <class T, int MaxRegBits, bool Fixed = false, bool Tab = false>
 RunFn pick_lean(int reg_bits, int passes) {
   RunFn fn = nullptr;
   [&]<int... B>(std::integer_sequence<int, B...>) {
-    ((reg_bits == B + 1 ? (fn = pick_lean_passes<T, B + 1, Fixed>(passes), 0) : 0), ...);
+    ((reg_bits == B + 1 ? (fn = pick_lean_passes<T, B + 1, Fixed, Tab>(passes), 0) : 0), ...);
   }(std::make_integer_sequence<int, MaxRegBits>{});
   return fn;
 }
@@ -1022,15 +1072,30 @@ constexpr std::int64_t short_tail_run() {
   return kShortTailRun;
 }
 
+// The lean run functions for a plan's registers and passes (LeanBody), or nullptr: lean; fixed,
+// with LeanBody's fixed forms, when the plan's passes are those; fixed_tab, the same with
+// register offsets from arrays (LeanBody's Tab), for engines that have them. No Tab body without
+// the fixed forms: on all-size-2 float32 tensors of 4 KiB (16 blocks, runs of 2) its call per
+// run cost more than the generic body's dispatch per block (0.7-0.8x of it; Zen 3).
+struct LeanFns {
+  RunFn lean = nullptr, fixed = nullptr, fixed_tab = nullptr;
+};
+
+// The most register bits of T's Tab lean bodies (T::kTabledRegBits; 0: none).
+template <class T>
+constexpr int tabled_reg_bits() {
+  if constexpr (requires { T::kTabledRegBits; }) return T::kTabledRegBits;
+  return 0;
+}
+
 class SimdBlocks final : public PreparedBlocks {
  public:
-  // fn: the generic run function; lean_fn: the lean one for the plan's registers and passes
-  // (LeanBody), used when every program fits it.
-  // fixed_fn: the lean one with LeanBody's fixed forms, when the plan's passes are those (or nullptr).
+  // fn: the generic run function; lean: the lean ones (LeanFns), used when every program fits
+  // them (program 0's offsets affine_at's rule, else the fixed Tab one where there is one, the
+  // plan does not stream and the innermost runs are not short ones ending in a tail).
   // short_tail_run: short_tail_run<T>().
-  SimdBlocks(std::shared_ptr<const SimdTables> tables, std::vector<WalkLoop> loops, RunFn fn, RunFn lean_fn,
-             RunFn fixed_fn, std::int64_t short_tail_run, const PrepareOptions& options, std::int64_t in_elem_bytes,
-             const char* isa)
+  SimdBlocks(std::shared_ptr<const SimdTables> tables, std::vector<WalkLoop> loops, RunFn fn, const LeanFns& lean,
+             std::int64_t short_tail_run, const PrepareOptions& options, std::int64_t in_elem_bytes, const char* isa)
       : tables_(std::move(tables)), fn_(fn), isa_(isa) {
     const bool stream = options.stream;
     if (options.sink) data_.sink = *options.sink;
@@ -1086,9 +1151,12 @@ class SimdBlocks final : public PreparedBlocks {
       data_.programs.push_back(p);
     }
     const Program& full = data_.programs.front();
-    lean_ = lean_fn && !data_.sink.fn && tables_->butterfly && tables_->passes > 0 &&
-            full.uniform_passes == (1u << tables_->passes) - 1 && full.affine_loads && full.affine_stores;
-    for (const Program& p : data_.programs) lean_ = lean_ && (p.shares_full || p.moves);
+    // All-size-2 tensors mostly have register offsets outside affine_at's rule: through the
+    // generic body's per-block dispatch their 4 KiB float32 cases ran at 0.24-0.4 of the
+    // generated kernel (Zen 3).
+    tabled_ = !(full.affine_loads && full.affine_stores);
+    const RunFn lean_fn = tabled_ ? nullptr : lean.lean;
+    const RunFn fixed_fn = tabled_ ? (stream ? nullptr : lean.fixed_tab) : lean.fixed;
     // The fixed forms pay per run (a call for each tail block, run_full's set-up): where the
     // innermost loop's runs are a few blocks and end in a tail block, the plain lean body is
     // faster on AVX2 (Zen 3: 17^6 float64 (3,2,5,0,1,4), runs of 4 full blocks and a tail: 1.0
@@ -1096,6 +1164,9 @@ class SimdBlocks final : public PreparedBlocks {
     // a tail, 1.15-1.4x with the fixed forms; avx512_traits.h).
     const bool short_tail_runs =
         !data_.loops.empty() && data_.loops.back().tail_bit >= 0 && data_.loops.back().count < short_tail_run;
+    lean_ = (lean_fn || (fixed_fn && !short_tail_runs)) && !data_.sink.fn && tables_->butterfly &&
+            tables_->passes > 0 && full.uniform_passes == (1u << tables_->passes) - 1;
+    for (const Program& p : data_.programs) lean_ = lean_ && (p.shares_full || p.moves);
     fixed_ = lean_ && fixed_fn && !short_tail_runs;
     if (lean_) fn_ = fixed_ ? fixed_fn : lean_fn;
   }
@@ -1106,7 +1177,8 @@ class SimdBlocks final : public PreparedBlocks {
   std::string describe() const override {
     return tables_->describe(isa_) + (data_.sink.fn ? ", each register's run through the row transform" : "") +
            (lean_ ? ", tail blocks as the full block's shuffles with masks (lean" +
-                        std::string(fixed_ ? "; full blocks in fixed forms" : "") + ")"
+                        std::string(fixed_ ? "; full blocks in fixed forms" : "") +
+                        std::string(tabled_ ? "; register offsets from a table" : "") + ")"
                   : "");
   }
 
@@ -1116,6 +1188,7 @@ class SimdBlocks final : public PreparedBlocks {
   RunFn fn_;
   bool lean_ = false;
   bool fixed_ = false;
+  bool tabled_ = false;  // program 0's register offsets are not affine_at's rule
   const char* isa_;
   std::int64_t iterations_ = 0;
 };
@@ -1164,16 +1237,18 @@ std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int
   const RunFn fn = pick_run<T, MaxRegBits>(simd->reg_bits, simd->passes, simd->butterfly);
   if (!fn) return nullptr;
   // Lean bodies for up to 1 << T::kLeanRegBits registers (simd_body's traits).
-  const RunFn lean_fn = simd->butterfly ? pick_lean<T, T::kLeanRegBits>(simd->reg_bits, simd->passes) : nullptr;
-  RunFn fixed_fn = nullptr;
+  LeanFns lean;
+  if (simd->butterfly) lean.lean = pick_lean<T, T::kLeanRegBits>(simd->reg_bits, simd->passes);
   if constexpr (butterfly_lanes<T>() != 0)
-    if (simd->butterfly && fixed_lanes<T>(*simd))
-      fixed_fn = pick_lean<T, T::kLeanRegBits, true>(simd->reg_bits, simd->passes);
+    if (simd->butterfly && fixed_lanes<T>(*simd)) {
+      lean.fixed = pick_lean<T, T::kLeanRegBits, true>(simd->reg_bits, simd->passes);
+      if constexpr (tabled_reg_bits<T>() > 0)
+        lean.fixed_tab = pick_lean<T, tabled_reg_bits<T>(), true, true>(simd->reg_bits, simd->passes);
+    }
   const auto shared = std::make_shared<const SimdTables>(std::move(*simd));
   return over_regions(tables.loops, elem_bytes, out_bytes, options,
                       [&](const BlockLoops& loops, const PrepareOptions& o) -> std::unique_ptr<PreparedBlocks> {
                         return std::make_unique<SimdBlocks>(shared, walk_loops(loops, elem_bytes, out_bytes), fn,
-                                                            lean_fn, fixed_fn, short_tail_run<T>(), o, elem_bytes,
-                                                            isa);
+                                                            lean, short_tail_run<T>(), o, elem_bytes, isa);
                       });
 }
