@@ -320,36 +320,22 @@ struct LeanBody {
   // Tab: program 0's offsets of each register from load0 and store0 (else unused).
   std::int64_t lo[Tab ? R : 1] = {}, so[Tab ? R : 1] = {};
 
-  // Register r's offset from the block's first load (store): affine_at's rule with the steps
-  // (the caller's copies of ls, ls2 or ss, ss2), or the arrays.
-  GENTT_SIMD_TARGET __attribute__((always_inline)) inline std::int64_t load_off(int r, std::int64_t step,
-                                                                              std::int64_t step2) const {
+  // Register r's offset from the block's first load (Store: store): affine_at's rule with the
+  // steps (the caller's copies of ls, ls2 or ss, ss2), or the arrays.
+  template <bool Store>
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline std::int64_t off(int r, std::int64_t step,
+                                                                         std::int64_t step2) const {
     if constexpr (Tab)
-      return lo[r];
-    else
-      return affine_at<R>(r, step, step2);
-  }
-  GENTT_SIMD_TARGET __attribute__((always_inline)) inline std::int64_t store_off(int r, std::int64_t step,
-                                                                               std::int64_t step2) const {
-    if constexpr (Tab)
-      return so[r];
+      return Store ? so[r] : lo[r];
     else
       return affine_at<R>(r, step, step2);
   }
   // blocks()'s addresses: affine_addr's form from the bases p and q = p + step2, or the arrays.
-  GENTT_SIMD_TARGET __attribute__((always_inline)) inline const char* load_addr(const char* p, const char* q, int r,
-                                                                               std::int64_t step,
-                                                                               std::int64_t step3) const {
+  template <bool Store>
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline const char* addr(const char* p, const char* q, int r,
+                                                                          std::int64_t step, std::int64_t step3) const {
     if constexpr (Tab)
-      return p + lo[r];
-    else
-      return affine_addr<R>(p, q, r, step, step3);
-  }
-  GENTT_SIMD_TARGET __attribute__((always_inline)) inline const char* store_addr(const char* p, const char* q, int r,
-                                                                                std::int64_t step,
-                                                                                std::int64_t step3) const {
-    if constexpr (Tab)
-      return p + so[r];
+      return p + (Store ? so[r] : lo[r]);
     else
       return affine_addr<R>(p, q, r, step, step3);
   }
@@ -433,14 +419,14 @@ struct LeanBody {
 #pragma GCC unroll 64
         for (int r = 0; r < R; ++r)
           if ((loads >> r) & 1)
-            __builtin_prefetch(load_addr(from + u * in_step + ahead, from2 + u * in_step + ahead, r, ls, ls3), 0,
+            __builtin_prefetch(addr<false>(from + u * in_step + ahead, from2 + u * in_step + ahead, r, ls, ls3), 0,
                                kPrefetchLocalityOf<T>);
     }
 #pragma GCC unroll 64
     for (int r = 0; r < R; ++r)
 #pragma GCC unroll 64
       for (int u = 0; u < K; ++u)
-        v[u][r] = (loads >> r) & 1 ? T::load(load_addr(from + u * in_step, from2 + u * in_step, r, ls, ls3)) : V{};
+        v[u][r] = (loads >> r) & 1 ? T::load(addr<false>(from + u * in_step, from2 + u * in_step, r, ls, ls3)) : V{};
 #pragma GCC unroll 64
     for (int u = 0; u < K; ++u) shuffles(v[u]);
     if constexpr (Streaming && Paired) {  // each line's halves one after the other (stream_order)
@@ -449,7 +435,7 @@ struct LeanBody {
 #pragma GCC unroll 64
         for (int j = 0; j < R; ++j) {
           const int r = stream_order<R, true>(j);
-          if ((stores >> r) & 1) put<true>(store_addr(to + u * out_step, to2 + u * out_step, r, ss, ss3), v[u][r]);
+          if ((stores >> r) & 1) put<true>(addr<true>(to + u * out_step, to2 + u * out_step, r, ss, ss3), v[u][r]);
         }
     } else {
 #pragma GCC unroll 64
@@ -457,7 +443,7 @@ struct LeanBody {
 #pragma GCC unroll 64
         for (int u = 0; u < K; ++u)
           if ((stores >> r) & 1)
-            put<Streaming>(store_addr(to + u * out_step, to2 + u * out_step, r, ss, ss3), v[u][r]);
+            put<Streaming>(addr<true>(to + u * out_step, to2 + u * out_step, r, ss, ss3), v[u][r]);
     }
   }
 
@@ -518,7 +504,7 @@ struct LeanBody {
     V v[R];
 #pragma GCC unroll 64
     for (int r = 0; r < R; ++r) {
-      const char* at = from + load_off(r, ls, ls2);
+      const char* at = from + off<false>(r, ls, ls2);
       v[r] = !((loads >> r) & 1) ? V{}
              : load_bytes == B   ? T::load(at)
                                  : load_in_window<T>(at, in_lo, in_window, load_bytes, load_mask);
@@ -527,7 +513,7 @@ struct LeanBody {
 #pragma GCC unroll 64
     for (int r = 0; r < R; ++r) {
       if (!((stores >> r) & 1)) continue;
-      char* at = to + store_off(r, ss, ss2);
+      char* at = to + off<true>(r, ss, ss2);
       if (store_bytes == B)
         T::store(at, v[r]);
       else
@@ -560,12 +546,12 @@ struct LeanBody {
     const unsigned stores = u.stores;
     int first = 0;  // the first register u loads (no std::countr_zero: tzcnt is outside the target)
     while (first < R - 1 && !((u.loads >> first) & 1)) ++first;
-    const std::int64_t spare = load_off(first, ls, ls2);
+    const std::int64_t spare = off<false>(first, ls, ls2);
     alignas(64) char scratch[B];
     std::int64_t load_at[R], store_at[R];
     for (int r = 0; r < R; ++r) {
-      load_at[r] = (u.loads >> r) & 1 ? load_off(r, ls, ls2) : spare;
-      store_at[r] = store_off(r, ss, ss2);
+      load_at[r] = (u.loads >> r) & 1 ? off<false>(r, ls, ls2) : spare;
+      store_at[r] = off<true>(r, ss, ss2);
     }
     // The offsets are read from memory in the blocks (one load each): kept in vector registers,
     // GCC 12 took them out with vextracti64x2, an AVX512DQ instruction outside this target.
@@ -711,7 +697,7 @@ struct LeanBody {
     for (int r = 0; r < R; ++r) {
       if (q.store_bytes[r] != 0 && q.store_bytes[r] != B) return false;
       if (q.load_bytes[r] == 0) continue;
-      const char* at = first + load_off(r, ls, ls2);
+      const char* at = first + off<false>(r, ls, ls2);
       if (!inside_window(at, in_lo, in_window) || !inside_window(at + along, in_lo, in_window) ||
           !inside_window(at + across, in_lo, in_window) || !inside_window(at + across + along, in_lo, in_window))
         return false;
@@ -764,15 +750,15 @@ struct LeanBody {
     if (ahead) {
 #pragma GCC unroll 64
       for (int r = 0; r < R; ++r)
-        __builtin_prefetch(load_base + ahead + load_off(r, load_step, load_step2), 0, kPrefetchLocalityOf<T>);
+        __builtin_prefetch(load_base + ahead + off<false>(r, load_step, load_step2), 0, kPrefetchLocalityOf<T>);
     }
     if (p.full_loads) {
 #pragma GCC unroll 64
-      for (int r = 0; r < R; ++r) v[r] = T::load(load_base + load_off(r, load_step, load_step2));
+      for (int r = 0; r < R; ++r) v[r] = T::load(load_base + off<false>(r, load_step, load_step2));
     } else {
 #pragma GCC unroll 64
       for (int r = 0; r < R; ++r)
-        v[r] = load_in_window<T>(p.load_bytes[r] ? load_base + load_off(r, load_step, load_step2) : in, in_lo,
+        v[r] = load_in_window<T>(p.load_bytes[r] ? load_base + off<false>(r, load_step, load_step2) : in, in_lo,
                                  in_window, p.load_bytes[r], p.load_mask[r]);
     }
     shuffles(v);
@@ -783,12 +769,12 @@ struct LeanBody {
         stream_affine<T, R>(base, step, step2, v);
       } else {
 #pragma GCC unroll 64
-        for (int r = 0; r < R; ++r) T::store(base + store_off(r, step, step2), v[r]);
+        for (int r = 0; r < R; ++r) T::store(base + off<true>(r, step, step2), v[r]);
       }
     } else {
 #pragma GCC unroll 64
       for (int r = 0; r < R; ++r)
-        T::store_part(p.store_bytes[r] ? base + store_off(r, step, step2) : out, v[r], p.store_bytes[r],
+        T::store_part(p.store_bytes[r] ? base + off<true>(r, step, step2) : out, v[r], p.store_bytes[r],
                       p.store_mask[r]);
     }
   }
