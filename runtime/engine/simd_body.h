@@ -828,25 +828,13 @@ struct BlockBody {
 #pragma GCC unroll 64
         for (int r = 0; r < R; ++r) T::store(base + affine_at<R>(r, step, step2), v[r]);
       } else if (p.full_stores) {
-        // The offsets in locals first: read from the tables, each was reloaded (with the table's
-        // pointer) after every store through char*, which may alias them.
-        std::int64_t at[R];
+        const LocalStores q = local_stores(p);
 #pragma GCC unroll 64
-        for (int r = 0; r < R; ++r) at[r] = p.store_offset[r];
-#pragma GCC unroll 64
-        for (int r = 0; r < R; ++r) T::store(out + at[r], v[r]);
+        for (int r = 0; r < R; ++r) T::store(out + q.at[r], v[r]);
       } else {
-        std::int64_t at[R];
-        std::int32_t bytes[R];
-        unsigned long long mask[R];
+        const LocalStores q = local_stores(p);
 #pragma GCC unroll 64
-        for (int r = 0; r < R; ++r) {
-          at[r] = p.store_offset[r];
-          bytes[r] = p.store_bytes[r];
-          mask[r] = p.store_mask[r];
-        }
-#pragma GCC unroll 64
-        for (int r = 0; r < R; ++r) T::store_part(out + at[r], v[r], bytes[r], mask[r]);
+        for (int r = 0; r < R; ++r) T::store_part(out + q.at[r], v[r], q.bytes[r], q.mask[r]);
       }
       return;
     }
@@ -857,11 +845,12 @@ struct BlockBody {
       stream_affine<T, R>(base, step, step2, v);
       return;
     }
+    const LocalStores q = local_stores(p);
     if (B < 64 && p.paired_halves) {
 #pragma GCC unroll 64
       for (int j = 0; j < R; ++j) {
         const int r = stream_order<R, B < 64>(j);
-        char* dst = out + p.store_offset[r];
+        char* dst = out + q.at[r];
         if ((reinterpret_cast<std::uintptr_t>(dst) & (B - 1)) == 0)
           T::stream(dst, v[r]);
         else
@@ -871,19 +860,38 @@ struct BlockBody {
     }
 #pragma GCC unroll 64
     for (int r = 0; r < R; ++r) {
-      char* dst = out + p.store_offset[r];
-      if (p.store_bytes[r] == B && (reinterpret_cast<std::uintptr_t>(dst) & (B - 1)) == 0)
+      char* dst = out + q.at[r];
+      if (q.bytes[r] == B && (reinterpret_cast<std::uintptr_t>(dst) & (B - 1)) == 0)
         T::stream(dst, v[r]);
-      else if (p.store_bytes[r] == B)
+      else if (q.bytes[r] == B)
         T::store(dst, v[r]);
       else
-        T::store_part(dst, v[r], p.store_bytes[r], p.store_mask[r]);
+        T::store_part(dst, v[r], q.bytes[r], q.mask[r]);
     }
   }
 
  private:
   static constexpr int R = 1 << RegBits;
   static constexpr int B = T::kBytes;
+
+  // A program's store offsets, sizes and masks copied into locals before its stores: read from
+  // the tables, each was reloaded (with the table's pointer) after every store through char*,
+  // which may alias them.
+  struct LocalStores {
+    std::int64_t at[R];
+    std::int32_t bytes[R];
+    unsigned long long mask[R];
+  };
+  GENTT_SIMD_TARGET __attribute__((always_inline)) static inline LocalStores local_stores(const Program& p) {
+    LocalStores q;
+#pragma GCC unroll 64
+    for (int r = 0; r < R; ++r) {
+      q.at[r] = p.store_offset[r];
+      q.bytes[r] = p.store_bytes[r];
+      q.mask[r] = p.store_mask[r];
+    }
+    return q;
+  }
 
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline V load_row(const char* from, const Program& p, int r) const {
     return load_in_window<T>(from, in_lo, in_window, p.load_bytes[r], p.load_mask[r]);
