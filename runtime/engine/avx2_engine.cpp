@@ -67,13 +67,22 @@ struct Avx2 {
   // 002's (3,32,8,16,24,16,20,3) reversal, whose output rows are 18 bytes) cost a library call
   // per register; whole dwords took vpmaskmovd, whose store takes about 12 cycles on AMD Zen
   // (3.3 ns against 0.6 ns for two stores and a permute, Zen 4).
+  // Rows of whole dwords past 16 bytes (float32 HWC <-> CHW with C = 3: 24-byte rows) take the
+  // second half with one vpermd, as the generated kernels' gentt_avx2_store_dwords: through
+  // window's two vpshufb, an extract and an or, these stores were 42% of (3,224,224) (1,2,0)'s
+  // time (perf).
   GENTT_SIMD_TARGET static void store_part(char* p, V v, int bytes, unsigned long long) {
     if (bytes == kBytes) return store(p, v);
     if (bytes == 0) return;
     const __m128i lo = _mm256_castsi256_si128(v);
-    if (bytes > 16) {
+    if (bytes >= 16) {
       _mm_storeu_si128(reinterpret_cast<__m128i*>(p), lo);
-      return _mm_storeu_si128(reinterpret_cast<__m128i*>(p + bytes - 16), window(v, bytes - 16));
+      if (bytes == 16) return;
+      const __m128i last =
+          bytes % 4 == 0 ? _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
+                               v, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kDwords + bytes / 4 - 4))))
+                         : window(v, bytes - 16);
+      return _mm_storeu_si128(reinterpret_cast<__m128i*>(p + bytes - 16), last);
     }
     const int part = bytes >= 8 ? 8 : bytes >= 4 ? 4 : bytes >= 2 ? 2 : 1;
     const __m128i last = _mm_shuffle_epi8(lo, _mm_loadu_si128(reinterpret_cast<const __m128i*>(kSlide + bytes - part)));
@@ -96,6 +105,25 @@ struct Avx2 {
         *p = static_cast<char>(_mm_cvtsi128_si32(lo));
     }
   }
+  // A partial store's form prepared once for a run of blocks (LeanBody::uniform_run): rows of
+  // whole dwords past 16 bytes keep their vpermd index in a register, the others take
+  // store_part's branches per store.
+  struct PartStore {
+    V tail;
+    int bytes;
+    bool dwords;
+  };
+  GENTT_SIMD_TARGET static PartStore part_store(int bytes) {
+    const bool dwords = bytes > 16 && bytes < kBytes && bytes % 4 == 0;
+    return {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(kDwords + (dwords ? bytes / 4 - 4 : 0))), bytes,
+            dwords};
+  }
+  GENTT_SIMD_TARGET static void store_part(char* p, V v, const PartStore& s) {
+    if (!s.dwords) return store_part(p, v, s.bytes, 0);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(v));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p + s.bytes - 16),
+                     _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, s.tail)));
+  }
   // Bytes k..k+15 of v (0 <= k <= 16): byte i from the low half where k + i < 16, else the high.
   GENTT_SIMD_TARGET static __m128i window(V v, int k) {
     const __m128i from_lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(kSlide + k));
@@ -110,6 +138,8 @@ struct Avx2 {
       0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
       0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
       0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12,   13,   14,   15};
+  // vpermd indices: 8 entries at kDwords + j take dwords j.. of a register (j = 0..3).
+  alignas(64) static constexpr std::int32_t kDwords[12] = {0, 1, 2, 3, 4, 5, 6, 7, 7, 7, 7, 7};
   GENTT_SIMD_TARGET static void stream(char* p, V v) { _mm256_stream_si256(reinterpret_cast<__m256i*>(p), v); }
   GENTT_SIMD_TARGET static void fence() { _mm_sfence(); }
   GENTT_SIMD_TARGET static V load_index(const unsigned char* p) {

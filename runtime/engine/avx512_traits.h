@@ -52,10 +52,6 @@ struct Avx512 {
                                     _mm512_permutex2var_epi16(a, odd_words, b), pick);
   }
 #endif
-  // Innermost runs of a few blocks that end in a tail keep the fixed forms (simd_body.h's
-  // kShortTailRun is AVX2's): on Zen 4, 17^6 float64 (runs of 2 full blocks and a 1-of-8 tail)
-  // ran 1.15-1.4x faster with them, runtime / generated kernel on TTLG min 0.45 -> 0.58.
-  static constexpr std::int64_t kShortTailRun = 0;
   // The plain exchange of byte-lane bit L (simd_tables.h, kButterflyLane) for every L, with no
   // index vector: the 256-bit halves by vshufi64x2, 16-byte lanes by a masked vpermq, 8- and
   // 4-byte lanes by unpack and a masked vpshufd, 2- and 1-byte lanes by a shift and a masked

@@ -26,7 +26,8 @@
 //   optionally static constexpr bool kMaskedAccess: load_part and store_part take any byte mask
 //   at any address whose masked-off bytes need not exist (AVX-512): LeanBody::uniform_run loads
 //   partial rows with them (without it, by load_in_window and the program's byte count);
-//   optionally static constexpr std::int64_t kShortTailRun: SimdBlocks' threshold (kShortTailRun).
+//   optionally static P part_store(int bytes) and static void store_part(char*, V, const P&):
+//   a partial store's form prepared once for a run of blocks (uniform_run; AVX2);
 // Then `prepare_simd<Traits, MaxRegBits>(...)` prepares a plan for the engine (its run function
 // from `pick_run<Traits>(reg_bits, passes, butterfly)`).
 
@@ -544,6 +545,12 @@ struct LeanBody {
     const unsigned long long load_mask = u.load_mask, store_mask = u.store_mask;
     const int load_bytes = u.load_bytes, store_bytes = u.store_bytes;
     const unsigned stores = u.stores;
+    [[maybe_unused]] const auto part = [&] {  // the partial stores' form, chosen once per call
+      if constexpr (requires { T::part_store(0); })
+        return T::part_store(store_bytes);
+      else
+        return 0;
+    }();
     int first = 0;  // the first register u loads (no std::countr_zero: tzcnt is outside the target)
     while (first < R - 1 && !((u.loads >> first) & 1)) ++first;
     const std::int64_t spare = off<false>(first, ls, ls2);
@@ -577,6 +584,8 @@ struct LeanBody {
           char* at = (stores >> r) & 1 ? to + store_at[r] : scratch;
           if constexpr (WholeStores)
             T::store(at, v[r]);
+          else if constexpr (requires { T::part_store(0); })
+            T::store_part(at, v[r], part);
           else
             T::store_part(at, v[r], store_bytes, store_mask);
         }
@@ -1057,15 +1066,6 @@ inline bool affine_registers(const std::vector<std::int64_t>& off, const std::ve
   return true;
 }
 
-// SimdBlocks: innermost runs shorter than this that end in a tail block take the plain lean body
-// (T::kShortTailRun where the traits say otherwise).
-inline constexpr std::int64_t kShortTailRun = 8;
-template <class T>
-constexpr std::int64_t short_tail_run() {
-  if constexpr (requires { T::kShortTailRun; }) return T::kShortTailRun;
-  return kShortTailRun;
-}
-
 // The lean run functions for a plan's registers and passes (LeanBody), or nullptr: lean; fixed,
 // with LeanBody's fixed forms, when the plan's passes are those; fixed_tab, the same with
 // register offsets from arrays (LeanBody's Tab), for engines that have them. No Tab body without
@@ -1085,11 +1085,10 @@ constexpr int tabled_reg_bits() {
 class SimdBlocks final : public PreparedBlocks {
  public:
   // fn: the generic run function; lean: the lean ones (LeanFns), used when every program fits
-  // them (program 0's offsets affine_at's rule, else the fixed Tab one where there is one, the
-  // plan does not stream and the innermost runs are not short ones ending in a tail).
-  // short_tail_run: short_tail_run<T>().
+  // them (program 0's offsets affine_at's rule, else the fixed Tab one where there is one and the
+  // plan does not stream).
   SimdBlocks(std::shared_ptr<const SimdTables> tables, std::vector<WalkLoop> loops, RunFn fn, const LeanFns& lean,
-             std::int64_t short_tail_run, const PrepareOptions& options, std::int64_t in_elem_bytes, const char* isa)
+             const PrepareOptions& options, std::int64_t in_elem_bytes, const char* isa)
       : tables_(std::move(tables)), fn_(fn), isa_(isa) {
     const bool stream = options.stream;
     if (options.sink) data_.sink = *options.sink;
@@ -1151,17 +1150,16 @@ class SimdBlocks final : public PreparedBlocks {
     tabled_ = !(full.affine_loads && full.affine_stores);
     const RunFn lean_fn = tabled_ ? nullptr : lean.lean;
     const RunFn fixed_fn = tabled_ ? (stream ? nullptr : lean.fixed_tab) : lean.fixed;
-    // The fixed forms pay per run (a call for each tail block, run_full's set-up): where the
-    // innermost loop's runs are a few blocks and end in a tail block, the plain lean body is
-    // faster on AVX2 (Zen 3: 17^6 float64 (3,2,5,0,1,4), runs of 4 full blocks and a tail: 1.0
-    // of the generated kernel against 0.87). Not on AVX-512 (Zen 4: 17^6 float64, runs of 2 and
-    // a tail, 1.15-1.4x with the fixed forms; avx512_traits.h).
-    const bool short_tail_runs =
-        !data_.loops.empty() && data_.loops.back().tail_bit >= 0 && data_.loops.back().count < short_tail_run;
-    lean_ = (lean_fn || (fixed_fn && !short_tail_runs)) && !data_.sink.fn && tables_->butterfly &&
+    // Where the plan's passes have the fixed forms they run them, short innermost runs that end in
+    // a tail included. AVX2 once kept the plain lean body for runs of fewer than 8 blocks with a
+    // tail (17^6 float64 (3,2,5,0,1,4): 1.0 of the generated kernel against 0.87 then); since the
+    // tail programs run straight-line (uniform_run), the fixed forms win there too (Zen 3, in
+    // one process: that case 1.34x, float32 (6,10,12,14,8) (1,4,0,3,2) 1.71x, (7,9,5,11,13)
+    // reversed 1.53x), as they did on AVX-512 (Zen 4: 17^6 float64 1.15-1.4x).
+    lean_ = (lean_fn || fixed_fn) && !data_.sink.fn && tables_->butterfly &&
             tables_->passes > 0 && full.uniform_passes == (1u << tables_->passes) - 1;
     for (const Program& p : data_.programs) lean_ = lean_ && (p.shares_full || p.moves);
-    fixed_ = lean_ && fixed_fn && !short_tail_runs;
+    fixed_ = lean_ && fixed_fn;
     if (lean_) fn_ = fixed_ ? fixed_fn : lean_fn;
   }
   void run(const char* in, char* out, std::int64_t begin, std::int64_t end) const override {
@@ -1243,6 +1241,6 @@ std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int
   return over_regions(tables.loops, elem_bytes, out_bytes, options,
                       [&](const BlockLoops& loops, const PrepareOptions& o) -> std::unique_ptr<PreparedBlocks> {
                         return std::make_unique<SimdBlocks>(shared, walk_loops(loops, elem_bytes, out_bytes), fn,
-                                                            lean, short_tail_run<T>(), o, elem_bytes, isa);
+                                                            lean, o, elem_bytes, isa);
                       });
 }
