@@ -246,7 +246,9 @@ TEST_CASE("permute: AVX2 and AVX-512 run plain lane exchanges in fixed forms", "
       if (c.shape.size() <= 3 && c.perm[0] == static_cast<int>(c.shape.size()) - 1)
         CHECK(text.find("plain exchange of") != std::string::npos);
       fixed += text.find("full blocks in fixed forms") != std::string::npos;
-      if (c.shape.size() >= 4 && (c.shape[0] == 13 || c.shape[0] == 33) && std::string(isa) != "avx2")
+      // Padded rows with short innermost runs that end in a tail: fixed forms on every engine
+      // (AVX2 once kept the plain lean body for them).
+      if (c.shape.size() >= 4 && (c.shape[0] == 13 || c.shape[0] == 33))
         CHECK(text.find("full blocks in fixed forms") != std::string::npos);
       for (int threads : {1, 2, 3}) check_contiguous(c, isa, threads, rng);
     }
@@ -282,6 +284,10 @@ TEST_CASE("permute: odd extents, short axes moved across, matrices", "[permute]"
       {{7, 9, 5, 11, 13}, {4, 3, 2, 1, 0}, 8}, {{64, 33}, {1, 0}, 2},   {{1000, 3}, {1, 0}, 1},
       {{5, 1, 7, 1}, {3, 2, 1, 0}, 4}, {{1}, {0}, 4},                   {{}, {}, 16},
       {{4096}, {0}, 4},                {{12, 32, 8, 2}, {3, 0, 1, 2}, 2},  {{17, 17, 17}, {2, 0, 1}, 16},
+      // float32 rows of 20, 24 and 28 bytes (AVX2: the second half by one vpermd) and 4-float
+      // tails (one 16-byte store).
+      {{3, 224, 224}, {1, 2, 0}, 4},   {{5, 64, 48}, {1, 2, 0}, 4},     {{6, 40, 40}, {1, 2, 0}, 4},
+      {{7, 32, 33}, {1, 2, 0}, 4},     {{6, 10, 12, 14, 8}, {1, 4, 0, 3, 2}, 4},
   };
   for (const Case& c : cases)
     for (const char* isa : {"auto", "scalar", "avx2"})
