@@ -78,11 +78,8 @@ struct Avx2 {
     if (bytes >= 16) {
       _mm_storeu_si128(reinterpret_cast<__m128i*>(p), lo);
       if (bytes == 16) return;
-      const __m128i last =
-          bytes % 4 == 0 ? _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
-                               v, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kDwords + bytes / 4 - 4))))
-                         : window(v, bytes - 16);
-      return _mm_storeu_si128(reinterpret_cast<__m128i*>(p + bytes - 16), last);
+      if (bytes % 4 == 0) return store_last_dwords(p, v, bytes, dword_tail(bytes));
+      return _mm_storeu_si128(reinterpret_cast<__m128i*>(p + bytes - 16), window(v, bytes - 16));
     }
     const int part = bytes >= 8 ? 8 : bytes >= 4 ? 4 : bytes >= 2 ? 2 : 1;
     const __m128i last = _mm_shuffle_epi8(lo, _mm_loadu_si128(reinterpret_cast<const __m128i*>(kSlide + bytes - part)));
@@ -115,14 +112,21 @@ struct Avx2 {
   };
   GENTT_SIMD_TARGET static PartStore part_store(int bytes) {
     const bool dwords = bytes > 16 && bytes < kBytes && bytes % 4 == 0;
-    return {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(kDwords + (dwords ? bytes / 4 - 4 : 0))), bytes,
-            dwords};
+    return {dword_tail(dwords ? bytes : 20), bytes, dwords};
   }
   GENTT_SIMD_TARGET static void store_part(char* p, V v, const PartStore& s) {
     if (!s.dwords) return store_part(p, v, s.bytes, 0);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_castsi256_si128(v));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(p + s.bytes - 16),
-                     _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, s.tail)));
+    store_last_dwords(p, v, s.bytes, s.tail);
+  }
+  // The vpermd index that moves the last 4 of a row's `bytes` (20..28, whole dwords) to the
+  // bottom, and the store of those 16 bytes.
+  GENTT_SIMD_TARGET static V dword_tail(int bytes) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kDwords + bytes / 4 - 4));
+  }
+  GENTT_SIMD_TARGET static void store_last_dwords(char* p, V v, int bytes, V tail) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p + bytes - 16),
+                     _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(v, tail)));
   }
   // Bytes k..k+15 of v (0 <= k <= 16): byte i from the low half where k + i < 16, else the high.
   GENTT_SIMD_TARGET static __m128i window(V v, int k) {
