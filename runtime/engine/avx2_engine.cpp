@@ -180,8 +180,15 @@ struct Avx2 {
   }
   // A byte index vector of simd_tables (output byte p takes byte i & 31 of a, or of b when
   // i & 32) in the form permute2<1> reads: bits 0-3 the byte within its 128-bit lane, bit 4 set
-  // when that lane is not p's own, bit 5 the source. Dword indices stay as they are.
+  // when that lane is not p's own, bit 5 the source. A dword index (d: bits 0-2 the lane, bit 3
+  // the source) gets its source bit copied to bit 31 as well, which vblendvps reads directly
+  // (vpermd and vpermilps read only the low bits): no shift per output and block.
   static void encode_index(int unit, unsigned char* index) {
+    if (unit == 4 || unit == kLaneLocalDwords) {
+      for (int p = 0; p < kBytes; p += 4)
+        if ((index[p] & 8) != 0) index[p + 3] |= 0x80;
+      return;
+    }
     if (unit != 1 && unit != kLaneLocalBytes) return;
     for (int p = 0; p < kBytes; ++p) {
       const int i = index[p];
@@ -190,13 +197,13 @@ struct Avx2 {
   }
   // Byte index (encode_index): in-lane vpshufb of each source and of its swapped lanes, picked
   // by bit 4, then by the source bit 5 (vpblendvb reads bit 7 of each byte: the index shifted).
-  // Dword index d: bits 0-2 the lane, bit 3 the source (b when set).
+  // Dword index d (encode_index): bits 0-2 the lane, bit 31 the source (b when set).
   template <int Unit>
   GENTT_SIMD_TARGET static V permute2(V a, V index, V b) {
     static_assert(Unit == 1 || Unit == kLaneLocalBytes || Unit == 4 || Unit == kLaneLocalDwords,
                   "the AVX2 engine shuffles bytes and dwords");
-    if constexpr (Unit == kLaneLocalDwords) {  // bits 0-1: the dword within its lane; bit 3: the source
-      const __m256 select = _mm256_castsi256_ps(_mm256_slli_epi32(index, 28));
+    if constexpr (Unit == kLaneLocalDwords) {  // bits 0-1: the dword within its lane; bit 31: the source
+      const __m256 select = _mm256_castsi256_ps(index);
       return _mm256_castps_si256(_mm256_blendv_ps(_mm256_permutevar_ps(_mm256_castsi256_ps(a), index),
                                                   _mm256_permutevar_ps(_mm256_castsi256_ps(b), index), select));
     }
@@ -214,7 +221,7 @@ struct Avx2 {
     }
     const V from_a = _mm256_permutevar8x32_epi32(a, index);
     const V from_b = _mm256_permutevar8x32_epi32(b, index);
-    const __m256 select = _mm256_castsi256_ps(_mm256_slli_epi32(index, 28));
+    const __m256 select = _mm256_castsi256_ps(index);
     return _mm256_castps_si256(
         _mm256_blendv_ps(_mm256_castsi256_ps(from_a), _mm256_castsi256_ps(from_b), select));
   }

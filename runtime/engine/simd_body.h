@@ -293,6 +293,14 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline typename T::V load_in_wi
 // the bench sets and random shapes, about 3 in 4 AVX2 lean plans); with them the TTLG set went
 // from 0.80 to 0.84 of the generated kernels (median; minimum 0.33 to 0.57), TTC 0.80 to 0.95.
 //
+// Plain (not Fixed) lean bodies take run_full too, out of line with the body copied into locals
+// (lean_full_runs): their full blocks had gone through run_program's uniform_run, whose
+// register offsets come from arrays in memory and whose stores pick a scratch vector per
+// register, and the walk could not take the loop above a in the same call. With run_full's
+// affine addresses: float32 (64,32,32,4) (0,3,1,2) 1.24x, (64,4,32,32) (0,2,3,1) 1.30-1.45x,
+// (96,96,4) (2,0,1) 1.14-1.40x, (1048576,4) (1,0) streamed 1.5x, uint8 (4,160,160) (1,2,0) 1.2x
+// (Zen 3, AVX2, in one process against the body before).
+//
 // Tab (engines with T::kTabledRegBits): program 0's register offsets are not affine_at's rule
 // (most all-size-2 tensors: the register bits come from axes whose strides are any powers of
 // two), so each block reads them from the arrays lo and so, copied into the body (locals, which
@@ -360,12 +368,26 @@ struct LeanBody {
 
   // nc runs (c_in, c_out bytes apart) of na runs (a_in, a_out bytes apart) of n >= 1 consecutive
   // full blocks (program 0, full0) of the innermost loop from (in, out), its steps in_step and
-  // out_step bytes apart: the three innermost loops of a nest without tail blocks in them.
+  // out_step bytes apart: the three innermost loops of a nest without tail blocks in them. Fixed
+  // bodies inline it into the walk; plain ones call lean_full_runs, as they call run_program.
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline void run_full(
       const char* in, char* out, std::int64_t nc, std::int64_t c_in, std::int64_t c_out, std::int64_t na,
-      std::int64_t a_in, std::int64_t a_out, std::int64_t n, std::int64_t in_step, std::int64_t out_step) const
-    requires Fixed
-  {
+      std::int64_t a_in, std::int64_t a_out, std::int64_t n, std::int64_t in_step, std::int64_t out_step) const {
+    if constexpr (Fixed)
+      full_runs(in, out, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
+    else
+      lean_full_runs(in, out, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
+  }
+  GENTT_SIMD_TARGET __attribute__((noinline)) void lean_full_runs(
+      const char* in, char* out, std::int64_t nc, std::int64_t c_in, std::int64_t c_out, std::int64_t na,
+      std::int64_t a_in, std::int64_t a_out, std::int64_t n, std::int64_t in_step, std::int64_t out_step) const {
+    const LeanBody self = *this;  // the index vectors in locals (stores cannot alias them)
+    self.full_runs(in, out, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
+  }
+  // run_full's blocks: whole vectors at affine_addr's addresses, streamed where they may.
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void full_runs(
+      const char* in, char* out, std::int64_t nc, std::int64_t c_in, std::int64_t c_out, std::int64_t na,
+      std::int64_t a_in, std::int64_t a_out, std::int64_t n, std::int64_t in_step, std::int64_t out_step) const {
     const char* from = in + load0;
     char* to = out + store0;
     if (!streams_at(to, ss | ss2 | out_step | a_out | c_out))

@@ -39,7 +39,7 @@ inline constexpr std::int64_t kTailBatchMaxInputBytes = std::int64_t{512} << 10;
 // Calls block(program, in_base, out_base) for every flat iteration in [begin, end), where
 // 0 <= begin and end <= the product of the counts (depth <= 64). A block type may also take
 // several iterations in one call (LeanBody): run_program(program, in, out, na, a_in, a_out, n,
-// b_in, b_out) for na runs of n blocks of one program, and (Fixed only) run_full(in, out, nc,
+// b_in, b_out) for na runs of n blocks of one program, and run_full(in, out, nc,
 // c_in, c_out, na, a_in, a_out, n, b_in, b_out) for nc runs of na runs of n full blocks (program
 // 0) when its member full0 is set; runs of b of at most kShortTailRunBlocks that end in a tail
 // block give those their full blocks, and their tail blocks follow (one run_program call, out of
@@ -54,7 +54,7 @@ template <bool SplitTail = true, class Block>
 GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop* loops, int depth, std::int64_t begin,
                                                 std::int64_t end, const char* in, char* out, Block& block) {
   if (begin >= end) return;
-  // What the block type takes besides single blocks (LeanBody: run_program; Fixed: run_full too).
+  // What the block type takes besides single blocks (LeanBody: run_program and run_full).
   constexpr bool kRunProgram = requires { block.run_program(0, in, out, 0, 0, 0, 0, 0, 0); };
   constexpr bool kRunFull = requires { block.run_full(in, out, 0, 0, 0, 0, 0, 0, 0, 0, 0); };
   if (depth == 0) {
@@ -203,7 +203,7 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
       if constexpr (SplitTail) {
         const std::int64_t full_stop = stop < b_full ? stop : b_full;
         // A block type with run_program (LeanBody) takes the run's blocks of one program at
-        // once: run_full for full blocks where it has it (Fixed; program 0 where full0 is set),
+        // once: run_full for full blocks where it has it (program 0 where full0 is set),
         // run_program for the others (program 0 too otherwise).
         if constexpr (kRunProgram) {
           if (j < full_stop) {

@@ -313,6 +313,27 @@ TEST_CASE("permute: tail blocks as the full block's shuffles with their own mask
   if (gentt::cpu_supports("avx2")) CHECK(lean >= 4);
 }
 
+TEST_CASE("permute: plain lean bodies run whole runs of full blocks (run_full without fixed forms)", "[permute]") {
+  // Plans whose passes are not all plain lane exchanges (a dword or byte pass among them) with
+  // whole-vector blocks: their full blocks go through LeanBody::run_full, three loops at a time
+  // (6,40,4,32), streamed where out is on a line (1048576,4: 16 MiB), in parts and threads.
+  std::mt19937_64 rng(3161);
+  const std::vector<Case> cases = {
+      {{64, 32, 32, 4}, {0, 3, 1, 2}, 4}, {{6, 40, 4, 32}, {1, 0, 3, 2}, 4}, {{96, 96, 4}, {2, 0, 1}, 4},
+      {{3, 100, 96, 4}, {0, 3, 1, 2}, 4}, {{4, 160, 160}, {1, 2, 0}, 1},   {{6, 64, 80}, {1, 2, 0}, 2},
+      {{1048576, 4}, {1, 0}, 4},
+  };
+  int plain = 0;
+  for (const Case& c : cases)
+    for (const char* isa : {"auto", "avx2"}) {
+      if (!gentt::cpu_supports(isa) && std::string(isa) != "auto") continue;
+      const std::string text = plan_text(c, isa);
+      plain += std::string(isa) == "avx2" && text.find("(lean)") != std::string::npos;
+      for (int threads : {1, 2}) check_contiguous(c, isa, threads, rng);
+    }
+  if (gentt::cpu_supports("avx2")) CHECK(plain >= 5);
+}
+
 TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]") {
   std::mt19937_64 rng(3);
   const std::vector<Case> cases = {
