@@ -17,6 +17,8 @@
 //   stay within 16-byte lanes (simd_tables.h), and those run under that code;
 //   optionally static constexpr bool kInLaneDwords: the same for 4-byte units
 //   (permute2<kLaneLocalDwords>);
+//   optionally static constexpr bool kHasGatherBytes: it has permute2<kGatherBytes> (32-byte
+//   vectors), and byte passes across lanes take it where their lists allow (simd_tables.h);
 //   optionally static void encode_index(int unit, unsigned char* vector): rewrites an index
 //   vector of simd_tables' form into the one its permute2<unit> reads (once, when prepared);
 //   optionally static constexpr unsigned kButterflyLanes, a mask of the byte-lane bits L it has
@@ -40,6 +42,8 @@ struct Program {
   const std::int32_t* store_bytes;
   const unsigned long long* store_mask;
   const unsigned char* index;  // [pass][register] vectors
+  const unsigned char* gather_index;  // SimdProgram::gather_index (lean bodies)
+  unsigned gather_passes;             // SimdProgram::gather_passes
   unsigned uniform_passes;
   unsigned char pass_unit[kMaxPasses];
   bool full_loads, full_stores;
@@ -170,6 +174,13 @@ constexpr bool lane_local_dwords() {
   return false;
 }
 
+// Whether T has permute2<kGatherBytes> (T::kHasGatherBytes).
+template <class T>
+constexpr bool gather_bytes() {
+  if constexpr (requires { T::kHasGatherBytes; }) return T::kHasGatherBytes;
+  return false;
+}
+
 // The byte-lane bits T has a fixed butterfly form for (T::kButterflyLanes, or none).
 template <class T>
 constexpr unsigned butterfly_lanes() {
@@ -258,6 +269,7 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline void held_pass(typename 
     case 2: if constexpr ((T::kUnits & 2) != 0) run_uniform_pass<T, 2, R, true>(v, s, lo, hi); break;
     case kLaneLocalBytes: if constexpr (T::kLaneLocal) run_uniform_pass<T, kLaneLocalBytes, R, true>(v, s, lo, hi); break;
     case kLaneLocalDwords: if constexpr (lane_local_dwords<T>()) run_uniform_pass<T, kLaneLocalDwords, R, true>(v, s, lo, hi); break;
+    case kGatherBytes: if constexpr (gather_bytes<T>()) run_uniform_pass<T, kGatherBytes, R, true>(v, s, lo, hi); break;
     default: if constexpr ((T::kUnits & 1) != 0) run_uniform_pass<T, 1, R, true>(v, s, lo, hi); break;
   }
 }
@@ -985,7 +997,10 @@ GENTT_SIMD_TARGET void run_lean(const Data& d, const char* in, char* out, std::i
   }
   if constexpr (!Fixed)
     for (int s = 0; s < Passes; ++s) {
-      const unsigned char* index = full.index + s * (1 << RegBits) * T::kBytes;
+      // Byte passes with kGatherBytes vectors run that form (T has it: make_simd_tables made them).
+      const bool gather = ((full.gather_passes >> s) & 1) != 0;
+      if (gather) body.unit[s] = static_cast<unsigned char>(kGatherBytes);
+      const unsigned char* index = (gather ? full.gather_index : full.index) + s * (1 << RegBits) * T::kBytes;
       body.pre[2 * s] = T::load_index(index);
       body.pre[2 * s + 1] = T::load_index(index + (1 << s) * T::kBytes);
     }
@@ -1131,6 +1146,8 @@ class SimdBlocks final : public PreparedBlocks {
       p.store_bytes = sp.store_bytes.data();
       p.store_mask = sp.store_mask.data();
       p.index = sp.index.empty() ? tables_->programs.front().index.data() : sp.index.data();
+      p.gather_index = sp.index.empty() ? tables_->programs.front().gather_index.data() : sp.gather_index.data();
+      p.gather_passes = sp.gather_passes;
       p.uniform_passes = sp.uniform_passes;
       std::memcpy(p.pass_unit, sp.pass_unit, sizeof p.pass_unit);
       p.full_loads = sp.full_loads;
@@ -1189,7 +1206,7 @@ class SimdBlocks final : public PreparedBlocks {
   }
   std::int64_t iterations() const override { return iterations_; }
   std::string describe() const override {
-    return tables_->describe(isa_) + (data_.sink.fn ? ", each register's run through the row transform" : "") +
+    return tables_->describe(isa_, lean_ && !fixed_) + (data_.sink.fn ? ", each register's run through the row transform" : "") +
            (lean_ ? ", tail blocks as the full block's shuffles with masks (lean" +
                         std::string(fixed_ ? "; full blocks in fixed forms" : "") +
                         std::string(tabled_ ? "; register offsets from a table" : "") + ")"
@@ -1215,7 +1232,8 @@ std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int
                                              const PrepareOptions& options, const char* isa) {
   const std::int64_t out_bytes = options.sink ? options.sink->out_elem_bytes : elem_bytes;
   if (options.sink && options.stream) return nullptr;  // streaming stores write raw registers
-  auto simd = make_simd_tables(tables, elem_bytes, T::kBytes, T::kUnits, MaxRegBits, out_bytes);
+  auto simd = make_simd_tables(tables, elem_bytes, T::kBytes, T::kUnits | (gather_bytes<T>() ? kGatherUnits : 0u),
+                               MaxRegBits, out_bytes);
   if (!simd) return nullptr;
   for (SimdProgram& p : simd->programs)
     for (int s = 0; s < simd->passes; ++s) {

@@ -112,6 +112,72 @@ bool bytes_stay_in_lanes(const LaneIndex* index, int lanes, std::int64_t elem_by
   return true;
 }
 
+// The byte-lane bit L where index vectors lo and hi (units of `unit` bytes, as expand writes
+// them) are the plain exchange of byte-lane bit L, else -1.
+int vector_exchange_bit(const unsigned char* lo, const unsigned char* hi, int unit, int bytes) {
+  const int lanes = bytes / unit;
+  // Byte q of the result under index vector v: byte of concat(a, b) (b's from `bytes` on).
+  auto source_byte = [&](const unsigned char* v, int q) {
+    // put()'s little-endian entries of `unit` bytes; their values are below 2 * lanes.
+    std::int64_t e = 0;
+    std::memcpy(&e, v + (q / unit) * unit, static_cast<std::size_t>(unit));
+    const int lane = static_cast<int>(e % lanes), from_b = static_cast<int>((e / lanes) & 1);
+    return from_b * bytes + lane * unit + q % unit;
+  };
+  for (int bit = 0; (1 << bit) < bytes; ++bit) {
+    const int m = 1 << bit;
+    bool match = true;
+    for (int q = 0; q < bytes && match; ++q) {
+      const bool set = (q & m) != 0;
+      match = source_byte(lo, q) == (set ? bytes + (q ^ m) : q) && source_byte(hi, q) == (set ? bytes + q : q ^ m);
+    }
+    if (match) return bit;
+  }
+  return -1;
+}
+
+// The kGatherBytes index vector (simd_tables.h) of an element-level list into `out` (32 bytes),
+// or false where the list does not allow that form: an output dword whose bytes come from both
+// 16-byte lanes, or more than four dwords from one lane. Don't-care lanes (-1) fit anything.
+bool gather_bytes_index(const LaneIndex* index, int lanes, std::int64_t elem_bytes, unsigned char* out) {
+  constexpr int kVector = 32, kDwords = 8;
+  int source[kVector];  // byte of concat(a, b) that output byte q takes, or -1
+  for (int q = 0; q < kVector; ++q) {
+    const std::int64_t l = q / elem_bytes;
+    source[q] = -1;
+    if (l >= lanes || index[l] < 0) continue;
+    source[q] = static_cast<int>((index[l] / lanes) * kVector + (index[l] % lanes) * elem_bytes + q % elem_bytes);
+  }
+  int lane_of[kDwords], used[2] = {0, 0}, slot[kDwords];
+  for (int d = 0; d < kDwords; ++d) {
+    lane_of[d] = -1;
+    for (int k = 0; k < 4; ++k) {
+      const int b = source[4 * d + k];
+      if (b < 0) continue;
+      const int lane = (b % kVector) / 16;
+      if (lane_of[d] >= 0 && lane_of[d] != lane) return false;
+      lane_of[d] = lane;
+    }
+    if (lane_of[d] >= 0) {
+      if (used[lane_of[d]] == 4) return false;
+      slot[d] = 4 * lane_of[d] + used[lane_of[d]]++;
+    }
+  }
+  for (int d = 0; d < kDwords; ++d)  // dwords of don't-cares take any free slot
+    if (lane_of[d] < 0) {
+      const int lane = used[0] < 4 ? 0 : 1;
+      slot[d] = 4 * lane + used[lane]++;
+    }
+  std::memset(out, 0x80, kVector);
+  for (int d = 0; d < kDwords; ++d)
+    for (int k = 0; k < 4; ++k) {
+      const int b = source[4 * d + k];
+      if (b >= 0) out[4 * slot[d] + k] = static_cast<unsigned char>((b % 16) | (b >= kVector ? 0x80 : 0));
+    }
+  for (int d = 0; d < kDwords; ++d) out[4 * d] = static_cast<unsigned char>((out[4 * d] & 0x8F) | (slot[d] << 4));
+  return true;
+}
+
 // SimdProgram::shares_full: program `t` against program 0 (`full`, `full_sources`).
 bool shares_full_shuffles(const ProgramTables& t, const ProgramTables& full, const std::vector<int>& full_sources,
                           int lanes, bool butterfly) {
@@ -128,7 +194,7 @@ bool shares_full_shuffles(const ProgramTables& t, const ProgramTables& full, con
 
 }  // namespace
 
-std::string SimdTables::describe(const char* isa) const {
+std::string SimdTables::describe(const char* isa, bool gathers) const {
   const SimdProgram& p = programs.front();
   std::string text = std::string(isa) + " engine, full blocks: ";
   text += p.full_loads ? "whole-vector loads" : "masked loads";
@@ -136,6 +202,7 @@ std::string SimdTables::describe(const char* isa) const {
     text += ", pass " + std::to_string(s + 1) + ": " +
             (p.pass_unit[s] == kLaneLocalBytes    ? std::string("1-byte units within 16-byte lanes")
              : p.pass_unit[s] == kLaneLocalDwords ? std::string("4-byte units within 16-byte lanes")
+             : gathers && ((p.gather_passes >> s) & 1) ? std::string("1-byte units gathered into dwords")
              : p.pass_unit[s] >= kButterflyLane ? "plain exchange of " +
                                                       std::to_string(1 << (p.pass_unit[s] - kButterflyLane)) +
                                                       "-byte lanes"
@@ -147,6 +214,8 @@ std::string SimdTables::describe(const char* isa) const {
 
 std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64_t elem_bytes, int vector_bytes,
                                            unsigned units, int max_reg_bits, std::int64_t out_elem_bytes) {
+  const bool gather_bytes = (units & kGatherUnits) != 0;
+  units &= ~kGatherUnits;
   if (tables.lanes * elem_bytes > vector_bytes || tables.reg_bits > max_reg_bits) return std::nullopt;
   SimdTables out;
   out.vector_bytes = vector_bytes;
@@ -200,6 +269,7 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
       sp.lane_local_passes = z.lane_local_passes;
       std::memcpy(sp.pass_unit, z.pass_unit, sizeof sp.pass_unit);
       std::memcpy(sp.plain_lane_bit, z.plain_lane_bit, sizeof sp.plain_lane_bit);
+      sp.gather_passes = z.gather_passes;
       // sp.index stays empty: the engines read program 0's (SimdProgram::index).
     }
     if (!reuse) sp.index.reserve(static_cast<std::size_t>(out.passes) * regs * static_cast<std::size_t>(vector_bytes));
@@ -242,6 +312,19 @@ std::optional<SimdTables> make_simd_tables(const BlockTables& tables, std::int64
       } else {
         for (std::size_t r = 0; r < regs; ++r) expand(lists[r], lanes, elem_bytes, unit, vector_bytes, slot(r));
       }
+      // Uniform butterfly byte passes across lanes (the lean bodies' passes) also in the gather
+      // form where both lists allow it. Plain exchanges of a byte-lane bit keep their fixed forms
+      // (butterfly_lane_bit reads the vectors expand wrote).
+      if (gather_bytes && unit == 1 && vector_bytes == 32 && uniform && bit >= 0 &&
+          ((sp.lane_local_passes >> s) & 1) == 0 && sp.plain_lane_bit[s] < 0 &&
+          vector_exchange_bit(slot(0), slot(std::size_t{1} << bit), 1, vector_bytes) < 0) {
+        const std::size_t per_pass = regs * static_cast<std::size_t>(vector_bytes);
+        sp.gather_index.resize(static_cast<std::size_t>(out.passes) * per_pass);
+        unsigned char* gathered = sp.gather_index.data() + static_cast<std::size_t>(s) * per_pass;
+        if (gather_bytes_index(lists[0], lanes, elem_bytes, gathered) &&
+            gather_bytes_index(lists[1], lanes, elem_bytes, gathered + (std::size_t{1} << bit) * vector_bytes))
+          sp.gather_passes |= 1u << s;
+      }
     }
     // About 2 cycles an element moved singly, against a load, a store and a shuffle per pass
     // for every register of the butterfly.
@@ -261,28 +344,10 @@ int butterfly_lane_bit(const SimdTables& tables, const SimdProgram& p, int pass)
                    : p.pass_unit[pass] == kLaneLocalDwords ? 4
                                                            : p.pass_unit[pass];
   if (unit != 1 && unit != 2 && unit != 4 && unit != 8) return -1;
-  const int bytes = tables.vector_bytes, lanes = bytes / unit;
-  const std::size_t per_pass = (std::size_t{1} << tables.reg_bits) * static_cast<std::size_t>(bytes);
+  const std::size_t per_pass = (std::size_t{1} << tables.reg_bits) * static_cast<std::size_t>(tables.vector_bytes);
   const unsigned char* lo = p.index.data() + static_cast<std::size_t>(pass) * per_pass;
-  const unsigned char* hi = lo + (std::size_t{1} << pass) * static_cast<std::size_t>(bytes);
-  // Byte q of the result under index vector v: byte of concat(a, b) (b's from `bytes` on).
-  auto source_byte = [&](const unsigned char* v, int q) {
-    // put()'s little-endian entries of `unit` bytes; their values are below 2 * lanes.
-    std::int64_t e = 0;
-    std::memcpy(&e, v + (q / unit) * unit, static_cast<std::size_t>(unit));
-    const int lane = static_cast<int>(e % lanes), from_b = static_cast<int>((e / lanes) & 1);
-    return from_b * bytes + lane * unit + q % unit;
-  };
-  for (int bit = 0; (1 << bit) < bytes; ++bit) {
-    const int m = 1 << bit;
-    bool match = true;
-    for (int q = 0; q < bytes && match; ++q) {
-      const bool set = (q & m) != 0;
-      match = source_byte(lo, q) == (set ? bytes + (q ^ m) : q) && source_byte(hi, q) == (set ? bytes + q : q ^ m);
-    }
-    if (match) return bit;
-  }
-  return -1;
+  return vector_exchange_bit(lo, lo + (std::size_t{1} << pass) * static_cast<std::size_t>(tables.vector_bytes), unit,
+                             tables.vector_bytes);
 }
 
 }  // namespace gentt::engine

@@ -31,6 +31,17 @@ inline constexpr int kLaneLocalDwords = 5;
 // permute2x128, shift and blend; no index vectors) runs such passes under this code
 // (butterfly_lane_bit).
 inline constexpr int kButterflyLane = 16;
+// A pass code for 1-byte units on 32-byte vectors (SimdProgram::gather_passes, AVX2) where
+// every 4-byte group of each output takes its bytes from one 16-byte lane of the sources (a and b
+// together) and no lane feeds more than four groups: an in-lane byte shuffle of each source into
+// dword slots, an or, and one dword permute of the slots into place, against four byte shuffles,
+// two lane swaps and three blends for a general byte pass. Its index vector per register is
+// byte c of the slots' byte shuffle: bits 0-3 the byte within its lane, bit 7 set when the byte
+// comes from b (a's shuffle zeroes it; b's takes the index with bit 7 flipped); bits 4-6 of byte
+// 4d hold the slot that output dword d takes (vpermd of the index shifted right by 4).
+inline constexpr int kGatherBytes = 6;
+// make_simd_tables' `units` flag: the ISA has the kGatherBytes form (its lean bodies run it).
+inline constexpr unsigned kGatherUnits = 0x100;
 
 struct SimdProgram {
   std::vector<std::int64_t> load_offset, store_offset;  // bytes, per register
@@ -44,6 +55,10 @@ struct SimdProgram {
   unsigned char pass_unit[kMaxPasses] = {};  // unit bytes of each pass (or kLaneLocalBytes, kLaneLocalDwords)
   // Bit s: pass s moves units of 1 or 4 bytes, each within its 16-byte lane.
   unsigned lane_local_passes = 0;
+  // Bit s: pass s, of 1-byte units across lanes, has kGatherBytes vectors in gather_index (same
+  // layout as index; the lean bodies run them, the generic body keeps index's byte form).
+  unsigned gather_passes = 0;
+  std::vector<unsigned char> gather_index;
   // Pass s's byte-lane bit L where its element lists are the plain exchange of L with don't-care
   // lanes matching anything (the index vectors hold 0 there, which butterfly_lane_bit's byte
   // comparison does not take as an exchange), else -1.
@@ -69,7 +84,8 @@ struct SimdTables {
   BlockLoops loops;
   std::vector<SimdProgram> programs;
 
-  std::string describe(const char* isa) const;
+  // gathers: the plan runs its gather_passes in that form (a lean body).
+  std::string describe(const char* isa, bool gathers = false) const;
 };
 
 // nullopt when the element does not fit the vector, the tables need more registers than
@@ -77,6 +93,8 @@ struct SimdTables {
 // the shuffle units the ISA has, as a mask of their byte sizes (1 | 2 | 4 | 8 for every unit;
 // AVX2: 1 | 4, bytes and dwords).
 // out_elem_bytes: the output element size of a converting plan (sink_offset), else elem_bytes.
+// `units` | kGatherUnits: the ISA runs kGatherBytes passes (32-byte vectors): byte passes that
+// are not within lanes get those vectors too where every register's list allows it.
 // The byte-lane bit L when pass `pass` of program p (uniform, butterfly) is the plain exchange
 // of byte-lane bit L (kButterflyLane), else -1. Reads the index vectors as make_simd_tables
 // wrote them: units of 1 (or kLaneLocalBytes), 2, 4 (or kLaneLocalDwords) or 8 bytes.

@@ -180,8 +180,12 @@ TEST_CASE("permute: AVX2 moves bytes and 16-bit elements with byte shuffles", "[
   const std::vector<Case> cases = {
       {{256, 320}, {1, 0}, 1},     {{3, 224, 224}, {1, 2, 0}, 1}, {{224, 224, 3}, {2, 0, 1}, 1},
       {{33, 65, 17}, {2, 0, 1}, 2}, {{64, 64, 64}, {2, 1, 0}, 2},  {{31, 29, 3}, {1, 0, 2}, 1},
-      {{16, 16, 16, 16}, {3, 1, 0, 2}, 2}, {{6144, 5800}, {1, 0}, 1},
+      {{16, 16, 16, 16}, {3, 1, 0, 2}, 2}, {{6144, 5800}, {1, 0}, 1}, {{100, 300, 3}, {2, 0, 1}, 1},
   };
+  // RGB interleaved to planar: its lane-crossing byte pass gathers each output dword from one
+  // 16-byte lane (two in-lane vpshufb, an or, one vpermd: kGatherBytes).
+  CHECK(plan_text(Case{{224, 224, 3}, {2, 0, 1}, 1}, "avx2").find("1-byte units gathered into dwords") !=
+        std::string::npos);
   for (const Case& c : cases) {
     const std::string text = plan_text(c, "avx2");
     INFO(text);
