@@ -4,9 +4,9 @@
 // is four in-lane vpshufb, of each source and of each source with its 128-bit lanes swapped,
 // and three vpblendvb; the index vectors are rewritten for it when the plan is prepared
 // (encode_index). Lean bodies run a byte pass whose output dwords each come from one 16-byte
-// lane as two in-lane vpshufb, an or and one vpermd (kGatherBytes). Tails use vpmaskmovd for whole dwords; other partial stores are two
-// overlapping plain stores (store_part), partial loads outside the input window a copy through
-// a small buffer.
+// lane as two in-lane vpshufb, an or and one vpermd (kGatherBytes). Tails use vpmaskmovd for
+// whole dwords; other partial stores are two overlapping plain stores (store_part), partial
+// loads outside the input window a copy through a small buffer.
 #include <algorithm>
 #include <bit>
 #include <cstdint>

@@ -309,9 +309,9 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline typename T::V load_in_wi
 // (lean_full_runs): their full blocks had gone through run_program's uniform_run, whose
 // register offsets come from arrays in memory and whose stores pick a scratch vector per
 // register, and the walk could not take the loop above a in the same call. With run_full's
-// affine addresses: float32 (64,32,32,4) (0,3,1,2) 1.24x, (64,4,32,32) (0,2,3,1) 1.30-1.45x,
-// (96,96,4) (2,0,1) 1.14-1.40x, (1048576,4) (1,0) streamed 1.5x, uint8 (4,160,160) (1,2,0) 1.2x
-// (Zen 3, AVX2, in one process against the body before).
+// affine addresses: float32 (64,32,32,4) (0,3,1,2) 1.18x, (64,4,32,32) (0,2,3,1) 1.26x,
+// (96,96,4) (2,0,1) 1.18-1.24x, (1048576,4) (1,0) streamed 1.57x, uint8 (4,160,160) (1,2,0)
+// 1.14x (Zen 3, AVX2, processes alternating with the body before).
 //
 // Tab (engines with T::kTabledRegBits): program 0's register offsets are not affine_at's rule
 // (most all-size-2 tensors: the register bits come from axes whose strides are any powers of
@@ -1206,7 +1206,8 @@ class SimdBlocks final : public PreparedBlocks {
   }
   std::int64_t iterations() const override { return iterations_; }
   std::string describe() const override {
-    return tables_->describe(isa_, lean_ && !fixed_) + (data_.sink.fn ? ", each register's run through the row transform" : "") +
+    return tables_->describe(isa_, lean_ && !fixed_) +
+           (data_.sink.fn ? ", each register's run through the row transform" : "") +
            (lean_ ? ", tail blocks as the full block's shuffles with masks (lean" +
                         std::string(fixed_ ? "; full blocks in fixed forms" : "") +
                         std::string(tabled_ ? "; register offsets from a table" : "") + ")"
