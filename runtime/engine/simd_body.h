@@ -18,7 +18,8 @@
 //   optionally static constexpr bool kInLaneDwords: the same for 4-byte units
 //   (permute2<kLaneLocalDwords>);
 //   optionally static constexpr bool kHasGatherBytes: it has permute2<kGatherBytes> (32-byte
-//   vectors), and byte passes across lanes take it where their lists allow (simd_tables.h);
+//   vectors), and its lean bodies run byte passes across lanes in it where their lists allow
+//   (SimdProgram::gather_passes; the generic body keeps the byte form);
 //   optionally static void encode_index(int unit, unsigned char* vector): rewrites an index
 //   vector of simd_tables' form into the one its permute2<unit> reads (once, when prepared);
 //   optionally static constexpr unsigned kButterflyLanes, a mask of the byte-lane bits L it has
