@@ -38,8 +38,8 @@ struct Avx2 {
   // Lean bodies up to 16 registers (float32's streaming blocks, 16-bit elements); byte plans
   // (32 registers) run the generic body.
   static constexpr int kLeanRegBits = 4;
-  // Lean bodies with register offsets from arrays (LeanBody's Tab) up to 8 registers: float32 and
-  // float64 all-size-2 tensors.
+  // Lean bodies with register offsets from per-bit steps (LeanBody's Tab) up to 8 registers:
+  // float32 and float64 all-size-2 tensors.
   static constexpr int kTabledRegBits = 3;
   // Byte passes within 16-byte lanes (most steps of a byte butterfly: only the step that
   // exchanges the lane bit crosses) take two vpshufb and a vpblendvb instead of the general form.

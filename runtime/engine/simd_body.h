@@ -34,6 +34,9 @@
 // Then `prepare_simd<Traits, MaxRegBits>(...)` prepares a plan for the engine (its run function
 // from `pick_run<Traits>(reg_bits, passes, butterfly)`).
 
+// The most register bits of a plan whose offsets bit_linear_registers describes (Program).
+inline constexpr int kMaxLinearRegBits = 5;
+
 struct Program {
   const std::int64_t* load_offset;
   const std::int32_t* load_bytes;
@@ -55,6 +58,12 @@ struct Program {
   // bytes count (affine_registers): a padded axis' registers keep offset 0 in the tables.
   bool affine_loads, affine_stores;
   std::int64_t load_base, store_base, load_step, store_step, load_step2, store_step2;
+  // Where they are not (most all-size-2 tensors), register r's offset is mostly bit_base plus
+  // the bit_step of each register bit set in r (bit_linear_registers): each register bit is one
+  // bit of some axis' index. LeanBody's Tab bodies add them so (linear_loads, linear_stores).
+  bool linear_loads = false, linear_stores = false;
+  std::int64_t load_bit_base = 0, store_bit_base = 0;
+  std::int64_t load_bit_step[kMaxLinearRegBits] = {}, store_bit_step[kMaxLinearRegBits] = {};
   const ElementMoves* moves;  // a sparse program: element moves instead of the butterfly
   // A shares_full program whose registers that load all load the same lanes (one byte count and
   // mask) and whose registers that store all store the same lanes (program 0 of a padded row,
@@ -316,9 +325,12 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline typename T::V load_in_wi
 //
 // Tab (engines with T::kTabledRegBits): program 0's register offsets are not affine_at's rule
 // (most all-size-2 tensors: the register bits come from axes whose strides are any powers of
-// two), so each block reads them from the arrays lo and so, copied into the body (locals, which
-// the stores cannot alias), as the generic body reads them from the tables but without its
-// per-block dispatch on programs and pass codes. Only with Fixed, never streaming (SimdBlocks).
+// two) but bit_linear_registers' (Program::linear_loads): register r's offset is the sum of
+// the steps lb[b] (sb[b] for stores) of the bits b set in r. Its full blocks run out of line
+// (tab_full_blocks), each address added in the block from those steps, held in general
+// registers; the other programs' blocks go through off(), as in the other lean bodies. No
+// dispatch per block on programs and pass codes, as the generic body has. Only with Fixed, never
+// streaming (SimdBlocks).
 template <class T, int RegBits, int Passes, bool Fixed = false, bool Tab = false>
 struct LeanBody {
   using V = typename T::V;
@@ -340,25 +352,32 @@ struct LeanBody {
   // alias the tables, so values read from them are reloaded after every store.
   std::int64_t load0 = 0, store0 = 0, ls = 0, ls2 = 0, ss = 0, ss2 = 0;
   unsigned char unit[Passes] = {};
-  // Tab: program 0's offsets of each register from load0 and store0 (else unused).
-  std::int64_t lo[Tab ? R : 1] = {}, so[Tab ? R : 1] = {};
+  // Tab: program 0's step of each register bit from load0 and store0 (else unused).
+  static constexpr int kTabBits = Tab ? RegBits : 1;
+  static constexpr int H = R > 1 ? R / 2 : 1;  // tab_full_blocks' bases
+  std::int64_t lb[kTabBits] = {}, sb[kTabBits] = {};
 
   // Register r's offset from the block's first load (Store: store): affine_at's rule with the
-  // steps (the caller's copies of ls, ls2 or ss, ss2), or the arrays.
+  // steps (the caller's copies of ls, ls2 or ss, ss2), or the sum of r's bit steps.
   template <bool Store>
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline std::int64_t off(int r, std::int64_t step,
                                                                          std::int64_t step2) const {
-    if constexpr (Tab)
-      return Store ? so[r] : lo[r];
-    else
+    if constexpr (Tab) {
+      std::int64_t at = 0;
+#pragma GCC unroll 8
+      for (int b = 0; b < kTabBits; ++b)
+        if ((r >> b) & 1) at += Store ? sb[b] : lb[b];
+      return at;
+    } else {
       return affine_at<R>(r, step, step2);
+    }
   }
-  // blocks()'s addresses: affine_addr's form from the bases p and q = p + step2, or the arrays.
+  // blocks()'s addresses: affine_addr's form from the bases p and q = p + step2, or the bit steps.
   template <bool Store>
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline const char* addr(const char* p, const char* q, int r,
                                                                           std::int64_t step, std::int64_t step3) const {
     if constexpr (Tab)
-      return p + (Store ? so[r] : lo[r]);
+      return p + off<Store>(r, step, step3);
     else
       return affine_addr<R>(p, q, r, step, step3);
   }
@@ -404,6 +423,10 @@ struct LeanBody {
       std::int64_t a_in, std::int64_t a_out, std::int64_t n, std::int64_t in_step, std::int64_t out_step) const {
     const char* from = in + load0;
     char* to = out + store0;
+    if constexpr (Tab) {  // never streaming (SimdBlocks)
+      tab_full_blocks(from, to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
+      return;
+    }
     if (!streams_at(to, ss | ss2 | out_step | a_out | c_out))
       full_blocks<false>(from, to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
     else if (B < 64 && ss2 == B)  // line halves in registers h and h + H (stream_order)
@@ -436,6 +459,68 @@ struct LeanBody {
             blocks<U, Streaming, Paired>(from, from2, to, to2, in_step, out_step, ls, ls3, ss, ss3, ahead);
         for (; i < n; ++i, from += in_step, from2 += in_step, to += out_step, to2 += out_step)
           blocks<1, Streaming, Paired>(from, from2, to, to2, in_step, out_step, ls, ls3, ss, ss3, ahead);
+      }
+    }
+  }
+
+  // Tab's full_blocks<false>, out of line: register r's address is the block's base plus the
+  // bit steps of r's bits. Per block, the bases of registers 2, 4 and 6 (from + l1, from + l2,
+  // then + l1) are added once each, each made opaque to GCC by an empty asm, and every register
+  // addresses base or base + l0, so that in the loop over a run only from, to, the 2 * RegBits
+  // steps, the run's steps, its counter and three temporaries are live (for 8 registers), all in
+  // general registers: nothing is read from memory but the blocks' data. The body once read the
+  // R offsets of each side from arrays, and GCC hoisted the sums of bit steps out of the loop the
+  // same way: more values than the free registers (inlined into the walk, even the steps were),
+  // reloaded from the stack in every block, and those reloads waited on the block's stores
+  // whenever one of them had the same address bits 0-11 (4 KiB aliasing). float32 2^20
+  // (0,11,19,...), THP buffers, one process with the stack moved by 0-3840 bytes: 9.3-17.8 GB/s
+  // before, 16.3-20.0 with this (the generated kernel, whose offsets are immediates: 23-26).
+  // Processes alternating (Zen 3): that case 1.25x, (7,3,6,1,...) 1.12x, 2^10 reversed 1.25x,
+  // the other tabled ones of bench/sets/gentt.txt 0.95-1.05x.
+  GENTT_SIMD_TARGET __attribute__((noinline)) void tab_full_blocks(
+      const char* c_from, char* c_to, std::int64_t nc, std::int64_t c_in, std::int64_t c_out, std::int64_t na,
+      std::int64_t a_in, std::int64_t a_out, std::int64_t n, std::int64_t in_step, std::int64_t out_step) const {
+    std::int64_t l[kTabBits], s[kTabBits];
+    for (int b = 0; b < kTabBits; ++b) {
+      l[b] = lb[b];
+      s[b] = sb[b];
+    }
+    // base[h]: the address of register 2h (h's bits are r's bits 1..), each sum opaque.
+    const auto bases = [](auto* from, const std::int64_t(&step)[kTabBits], auto* (&base)[H])
+                           GENTT_SIMD_TARGET __attribute__((always_inline)) {
+                             base[0] = from;
+#pragma GCC unroll 16
+                             for (int h = 1; h < H; ++h) {
+                               int top = 0;  // h's top bit (no std::bit_width: lzcnt is outside the target)
+                               while ((h >> (top + 1)) != 0) ++top;
+                               base[h] = base[h & ~(1 << top)] + step[top + 1];
+                               asm("" : "+r"(base[h]));
+                             }
+                           };
+    for (; nc > 0; --nc, c_from += c_in, c_to += c_out) {
+      const char* run_from = c_from;
+      char* run_to = c_to;
+      for (std::int64_t k = na; k > 0; --k, run_from += a_in, run_to += a_out) {
+        const char* from = run_from;
+        char* to = run_to;
+        for (std::int64_t i = n; i > 0; --i, from += in_step, to += out_step) {
+          V v[R];
+          const char* p[H];
+          bases(from, l, p);
+#pragma GCC unroll 16
+          for (int h = 0; h < H; ++h) {
+            v[2 * h % R] = T::load(p[h]);
+            if constexpr (R > 1) v[2 * h + 1] = T::load(p[h] + l[0]);
+          }
+          shuffles(v);
+          char* q[H];
+          bases(to, s, q);
+#pragma GCC unroll 16
+          for (int h = 0; h < H; ++h) {
+            T::store(q[h], v[2 * h % R]);
+            if constexpr (R > 1) T::store(q[h] + s[0], v[2 * h + 1]);
+          }
+        }
       }
     }
   }
@@ -1004,11 +1089,13 @@ GENTT_SIMD_TARGET void run_lean(const Data& d, const char* in, char* out, std::i
   body.ss2 = full.store_step2;
   if constexpr (Fixed) body.pre[0] = typename T::V{};
   std::memcpy(body.unit, full.pass_unit, sizeof body.unit);
-  if constexpr (Tab) {  // the offsets from 0 (the tables' registers that move nothing say 0)
-    body.load0 = body.store0 = 0;
-    for (int r = 0; r < (1 << RegBits); ++r) {
-      body.lo[r] = full.load_offset[r];
-      body.so[r] = full.store_offset[r];
+  if constexpr (Tab) {  // bit_linear_registers' base and steps (SimdBlocks checked they hold)
+    static_assert(RegBits <= kMaxLinearRegBits);
+    body.load0 = full.load_bit_base;
+    body.store0 = full.store_bit_base;
+    for (int b = 0; b < RegBits; ++b) {
+      body.lb[b] = full.load_bit_step[b];
+      body.sb[b] = full.store_bit_step[b];
     }
   }
   if constexpr (!Fixed)
@@ -1049,7 +1136,7 @@ RunFn pick_lean_passes(int passes) {
 
 // The lean run function (butterfly plans of 1..reg_bits passes), or nullptr past MaxRegBits;
 // Fixed: the one for plans whose passes are LeanBody's fixed lane exchanges; Tab: for register
-// offsets from arrays (LeanBody's Tab).
+// offsets from per-bit steps (LeanBody's Tab).
 template <class T, int MaxRegBits, bool Fixed = false, bool Tab = false>
 RunFn pick_lean(int reg_bits, int passes) {
   RunFn fn = nullptr;
@@ -1119,9 +1206,47 @@ inline bool affine_registers(const std::vector<std::int64_t>& off, const std::ve
   return true;
 }
 
+// Whether the offsets of the registers that move bytes (bytes[r] != 0) are base plus the step
+// of each register bit set in r, off[r] = base + sum of step[b] over the bits b of r, for the
+// n = 2^bits registers (bits <= kMaxLinearRegBits): each register bit is one bit of an axis'
+// index (all-size-2 tensors, whose register bits come from axes of any power-of-two strides). A
+// bit that no pair of moving registers differs in alone gets step 0. As in affine_registers, the
+// registers that move nothing do not count.
+inline bool bit_linear_registers(const std::vector<std::int64_t>& off, const std::vector<std::int32_t>& bytes,
+                                 std::int64_t* base, std::int64_t* step) {
+  const std::size_t n = off.size();
+  int bits = 0;  // log2(n); no std::countr_zero: tzcnt is outside the AVX-512 engines' target
+  while (bits < 63 && (std::size_t{1} << bits) < n) ++bits;
+  *base = 0;
+  for (int b = 0; b < kMaxLinearRegBits; ++b) step[b] = 0;
+  if (n == 0 || (n & (n - 1)) != 0 || bits > kMaxLinearRegBits) return false;
+  std::size_t first = n;
+  for (std::size_t r = 0; r < n && first == n; ++r)
+    if (bytes[r] != 0) first = r;
+  if (first == n) return true;  // nothing moves
+  for (int b = 0; b < bits; ++b) {
+    const std::size_t bit = std::size_t{1} << b;
+    for (std::size_t r = 0; r < n; ++r)
+      if ((r & bit) == 0 && bytes[r] != 0 && bytes[r | bit] != 0) {
+        step[b] = off[r | bit] - off[r];
+        break;
+      }
+  }
+  const auto sum = [&](std::size_t r) {
+    std::int64_t at = 0;
+    for (int b = 0; b < bits; ++b)
+      if ((r >> b) & 1) at += step[b];
+    return at;
+  };
+  *base = off[first] - sum(first);
+  for (std::size_t r = 0; r < n; ++r)
+    if (bytes[r] != 0 && off[r] != *base + sum(r)) return false;
+  return true;
+}
+
 // The lean run functions for a plan's registers and passes (LeanBody), or nullptr: lean; fixed,
 // with LeanBody's fixed forms, when the plan's passes are those; fixed_tab, the same with
-// register offsets from arrays (LeanBody's Tab), for engines that have them. No Tab body without
+// register offsets from bit steps (LeanBody's Tab), for engines that have them. No Tab body without
 // the fixed forms: on all-size-2 float32 tensors of 4 KiB (16 blocks, runs of 2) its call per
 // run cost more than the generic body's dispatch per block (0.7-0.8x of it; Zen 3).
 struct LeanFns {
@@ -1172,6 +1297,8 @@ class SimdBlocks final : public PreparedBlocks {
       p.affine_loads = affine_registers(sp.load_offset, sp.load_bytes, &p.load_base, &p.load_step, &p.load_step2);
       p.affine_stores =
           affine_registers(sp.store_offset, sp.store_bytes, &p.store_base, &p.store_step, &p.store_step2);
+      p.linear_loads = bit_linear_registers(sp.load_offset, sp.load_bytes, &p.load_bit_base, p.load_bit_step);
+      p.linear_stores = bit_linear_registers(sp.store_offset, sp.store_bytes, &p.store_bit_base, p.store_bit_step);
       const std::size_t half = sp.store_offset.size() / 2;
       const std::int32_t vec = tables_->vector_bytes;
       p.paired_halves = vec < 64 && half > 0;
@@ -1204,7 +1331,8 @@ class SimdBlocks final : public PreparedBlocks {
     // generated kernel (Zen 3).
     tabled_ = !(full.affine_loads && full.affine_stores);
     const RunFn lean_fn = tabled_ ? nullptr : lean.lean;
-    const RunFn fixed_fn = tabled_ ? (stream ? nullptr : lean.fixed_tab) : lean.fixed;
+    const bool linear = full.linear_loads && full.linear_stores;
+    const RunFn fixed_fn = tabled_ ? (stream || !linear ? nullptr : lean.fixed_tab) : lean.fixed;
     // Where the plan's passes have the fixed forms they run them, short innermost runs that end in
     // a tail included. AVX2 once kept the plain lean body for runs of fewer than 8 blocks with a
     // tail (17^6 float64 (3,2,5,0,1,4): 1.0 of the generated kernel against 0.87 then); since the
@@ -1226,7 +1354,7 @@ class SimdBlocks final : public PreparedBlocks {
            (data_.sink.fn ? ", each register's run through the row transform" : "") +
            (lean_ ? ", tail blocks as the full block's shuffles with masks (lean" +
                         std::string(fixed_ ? "; full blocks in fixed forms" : "") +
-                        std::string(tabled_ ? "; register offsets from a table" : "") + ")"
+                        std::string(tabled_ ? "; register offsets from per-bit steps" : "") + ")"
                   : "");
   }
 
