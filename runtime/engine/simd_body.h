@@ -60,7 +60,8 @@ struct Program {
   std::int64_t load_base, store_base, load_step, store_step, load_step2, store_step2;
   // Where they are not (most all-size-2 tensors), register r's offset is mostly bit_base plus
   // the bit_step of each register bit set in r (bit_linear_registers): each register bit is one
-  // bit of some axis' index. LeanBody's Tab bodies add them so (linear_loads, linear_stores).
+  // bit of some axis' index. LeanBody's Tab bodies add them so (linear_loads, linear_stores;
+  // set on program 0 only, and only where a Tab body may run it: SimdBlocks).
   bool linear_loads = false, linear_stores = false;
   std::int64_t load_bit_base = 0, store_bit_base = 0;
   std::int64_t load_bit_step[kMaxLinearRegBits] = {}, store_bit_step[kMaxLinearRegBits] = {};
@@ -1297,8 +1298,6 @@ class SimdBlocks final : public PreparedBlocks {
       p.affine_loads = affine_registers(sp.load_offset, sp.load_bytes, &p.load_base, &p.load_step, &p.load_step2);
       p.affine_stores =
           affine_registers(sp.store_offset, sp.store_bytes, &p.store_base, &p.store_step, &p.store_step2);
-      p.linear_loads = bit_linear_registers(sp.load_offset, sp.load_bytes, &p.load_bit_base, p.load_bit_step);
-      p.linear_stores = bit_linear_registers(sp.store_offset, sp.store_bytes, &p.store_bit_base, p.store_bit_step);
       const std::size_t half = sp.store_offset.size() / 2;
       const std::int32_t vec = tables_->vector_bytes;
       p.paired_halves = vec < 64 && half > 0;
@@ -1331,6 +1330,14 @@ class SimdBlocks final : public PreparedBlocks {
     // generated kernel (Zen 3).
     tabled_ = !(full.affine_loads && full.affine_stores);
     const RunFn lean_fn = tabled_ ? nullptr : lean.lean;
+    if (tabled_ && lean.fixed_tab) {  // only program 0's offsets, only where a Tab body may run
+      Program& first = data_.programs.front();
+      const SimdProgram& sp = tables_->programs.front();
+      first.linear_loads =
+          bit_linear_registers(sp.load_offset, sp.load_bytes, &first.load_bit_base, first.load_bit_step);
+      first.linear_stores =
+          bit_linear_registers(sp.store_offset, sp.store_bytes, &first.store_bit_base, first.store_bit_step);
+    }
     const bool linear = full.linear_loads && full.linear_stores;
     const RunFn fixed_fn = tabled_ ? (stream || !linear ? nullptr : lean.fixed_tab) : lean.fixed;
     // Where the plan's passes have the fixed forms they run them, short innermost runs that end in
