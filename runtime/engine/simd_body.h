@@ -330,8 +330,13 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline typename T::V load_in_wi
 // the steps lb[b] (sb[b] for stores) of the bits b set in r. Its full blocks run out of line
 // (tab_full_blocks), each address added in the block from those steps, held in general
 // registers; the other programs' blocks go through off(), as in the other lean bodies. No
-// dispatch per block on programs and pass codes, as the generic body has. Only with Fixed, never
-// streaming (SimdBlocks).
+// dispatch per block on programs and pass codes, as the generic body has. Never streaming
+// (SimdBlocks). With Fixed or plain: plans whose passes are not all the fixed lane exchanges
+// (an in-lane dword pass, a 4-byte exchange under an 8-byte one) ran the generic body, whose
+// offsets come from the tables and whose spills were reloaded in every block; in the plain Tab
+// body (index vectors in registers, one call per three-level run: run_full) float32 2^10
+// (3,5,6,2,0,4,9,7,1,8) 1.44x, (2,4,3,9,5,7,0,8,6,1) 1.17x, (1,9,8,5,0,4,2,7,6,3) 1.16x, 2^20
+// (7,1,19,16,...) 1.29x (Zen 3; median over 16 stack positions, median of 3 processes).
 template <class T, int RegBits, int Passes, bool Fixed = false, bool Tab = false>
 struct LeanBody {
   using V = typename T::V;
@@ -357,6 +362,37 @@ struct LeanBody {
   static constexpr int kTabBits = Tab ? RegBits : 1;
   static constexpr int H = R > 1 ? R / 2 : 1;  // tab_full_blocks' bases
   std::int64_t lb[kTabBits] = {}, sb[kTabBits] = {};
+
+  // A copy of the body, field by field, for the locals of tab_full_blocks and run_program
+  // (which the stores through char* cannot alias). Copied whole (`*this`), GCC moved its 320
+  // bytes by rep movsq, slow to start on Zen 3: 16% of a call on a 4 KiB all-size-2 float32
+  // tensor (perf). lean_full_runs keeps the whole copy (see there).
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline LeanBody local_copy() const {
+    LeanBody b;
+    b.programs = programs;
+    b.in_elem_bytes = in_elem_bytes;
+    b.in_lo = in_lo;
+    b.in_window = in_window;
+    b.stream = stream;
+    b.ahead = ahead;
+#pragma GCC unroll 16
+    for (int i = 0; i < (Fixed ? 1 : 2 * Passes); ++i) b.pre[i] = pre[i];
+    b.full0 = full0;
+    b.load0 = load0;
+    b.store0 = store0;
+    b.ls = ls;
+    b.ls2 = ls2;
+    b.ss = ss;
+    b.ss2 = ss2;
+#pragma GCC unroll 16
+    for (int s = 0; s < Passes; ++s) b.unit[s] = unit[s];
+#pragma GCC unroll 16
+    for (int i = 0; i < kTabBits; ++i) {
+      b.lb[i] = lb[i];
+      b.sb[i] = sb[i];
+    }
+    return b;
+  }
 
   // Register r's offset from the block's first load (Store: store): affine_at's rule with the
   // steps (the caller's copies of ls, ls2 or ss, ss2), or the sum of r's bit steps.
@@ -407,7 +443,7 @@ struct LeanBody {
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline void run_full(
       const char* in, char* out, std::int64_t nc, std::int64_t c_in, std::int64_t c_out, std::int64_t na,
       std::int64_t a_in, std::int64_t a_out, std::int64_t n, std::int64_t in_step, std::int64_t out_step) const {
-    if constexpr (Fixed)
+    if constexpr (Fixed || Tab)  // Tab: tab_full_blocks copies the body into locals itself
       full_runs(in, out, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
     else
       lean_full_runs(in, out, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
@@ -415,7 +451,11 @@ struct LeanBody {
   GENTT_SIMD_TARGET __attribute__((noinline)) void lean_full_runs(
       const char* in, char* out, std::int64_t nc, std::int64_t c_in, std::int64_t c_out, std::int64_t na,
       std::int64_t a_in, std::int64_t a_out, std::int64_t n, std::int64_t in_step, std::int64_t out_step) const {
-    const LeanBody self = *this;  // the index vectors in locals (stores cannot alias them)
+    // The index vectors in locals (stores cannot alias them). Copied whole, not by local_copy:
+    // then GCC reads them from the copy as operands where the registers run out, where field by
+    // field it kept them in registers and spilled them, stores and reloads in every block (uint8
+    // (4,160,160) (1,2,0), two byte passes: 0.83x; Zen 3).
+    const LeanBody self = *this;
     self.full_runs(in, out, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
   }
   // run_full's blocks: whole vectors at affine_addr's addresses, streamed where they may.
@@ -478,7 +518,19 @@ struct LeanBody {
   // before, 16.3-20.0 with this (the generated kernel, whose offsets are immediates: 23-26).
   // Processes alternating (Zen 3): that case 1.25x, (7,3,6,1,...) 1.12x, 2^10 reversed 1.25x,
   // the other tabled ones of bench/sets/gentt.txt 0.95-1.05x.
+  // Plain (not Fixed) Tab bodies run it on a copy of the body in locals, whose index vectors and
+  // pass units the stores through char* cannot alias.
   GENTT_SIMD_TARGET __attribute__((noinline)) void tab_full_blocks(
+      const char* c_from, char* c_to, std::int64_t nc, std::int64_t c_in, std::int64_t c_out, std::int64_t na,
+      std::int64_t a_in, std::int64_t a_out, std::int64_t n, std::int64_t in_step, std::int64_t out_step) const {
+    if constexpr (Fixed) {
+      tab_blocks(c_from, c_to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
+    } else {
+      const LeanBody self = local_copy();
+      self.tab_blocks(c_from, c_to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
+    }
+  }
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void tab_blocks(
       const char* c_from, char* c_to, std::int64_t nc, std::int64_t c_in, std::int64_t c_out, std::int64_t na,
       std::int64_t a_in, std::int64_t a_out, std::int64_t n, std::int64_t in_step, std::int64_t out_step) const {
     std::int64_t l[kTabBits], s[kTabBits];
@@ -756,7 +808,7 @@ struct LeanBody {
       if constexpr (Fixed) {
         uniform_runs(uniform_of(p), in, out, na, a_in, a_out, n, in_step, out_step);
       } else {
-        const LeanBody self = *this;  // the index vectors in locals (stores cannot alias them)
+        const LeanBody self = local_copy();  // the index vectors in locals (stores cannot alias them)
         self.uniform_runs(uniform_of(p), in, out, na, a_in, a_out, n, in_step, out_step);
       }
       return;
@@ -776,7 +828,7 @@ struct LeanBody {
     q.full_loads = p.full_loads;
     q.full_stores = p.full_stores;
     q.moves = nullptr;  // programs of element moves returned above
-    const LeanBody self = *this;
+    const LeanBody self = local_copy();
     if (self.whole_vectors(q, in, na, a_in, n, in_step)) {
       for (; na > 0; --na, in += a_in, out += a_out) self.run_whole(q, in, out, n, in_step, out_step);
       return;
@@ -1247,11 +1299,12 @@ inline bool bit_linear_registers(const std::vector<std::int64_t>& off, const std
 
 // The lean run functions for a plan's registers and passes (LeanBody), or nullptr: lean; fixed,
 // with LeanBody's fixed forms, when the plan's passes are those; fixed_tab, the same with
-// register offsets from bit steps (LeanBody's Tab), for engines that have them. No Tab body without
-// the fixed forms: on all-size-2 float32 tensors of 4 KiB (16 blocks, runs of 2) its call per
-// run cost more than the generic body's dispatch per block (0.7-0.8x of it; Zen 3).
+// register offsets from bit steps (LeanBody's Tab), for engines that have them; tab, the plain
+// Tab body, for those whose passes are not the fixed forms. (Before run_full took the loops
+// above the innermost in one call, a Tab body without the fixed forms cost a call per run of 2
+// blocks on 4 KiB all-size-2 tensors, and lost to the generic body: 0.7-0.8x of it.)
 struct LeanFns {
-  RunFn lean = nullptr, fixed = nullptr, fixed_tab = nullptr;
+  RunFn lean = nullptr, fixed = nullptr, fixed_tab = nullptr, tab = nullptr;
 };
 
 // The most register bits of T's Tab lean bodies (T::kTabledRegBits; 0: none).
@@ -1264,8 +1317,8 @@ constexpr int tabled_reg_bits() {
 class SimdBlocks final : public PreparedBlocks {
  public:
   // fn: the generic run function; lean: the lean ones (LeanFns), used when every program fits
-  // them (program 0's offsets affine_at's rule, else the fixed Tab one where there is one and the
-  // plan does not stream).
+  // them (program 0's offsets affine_at's rule, else bit_linear_registers' in a Tab one where
+  // the engine has them and the plan does not stream).
   SimdBlocks(std::shared_ptr<const SimdTables> tables, std::vector<WalkLoop> loops, RunFn fn, const LeanFns& lean,
              const PrepareOptions& options, std::int64_t in_elem_bytes, const char* isa)
       : tables_(std::move(tables)), fn_(fn), isa_(isa) {
@@ -1329,8 +1382,7 @@ class SimdBlocks final : public PreparedBlocks {
     // generic body's per-block dispatch their 4 KiB float32 cases ran at 0.24-0.4 of the
     // generated kernel (Zen 3).
     tabled_ = !(full.affine_loads && full.affine_stores);
-    const RunFn lean_fn = tabled_ ? nullptr : lean.lean;
-    if (tabled_ && lean.fixed_tab) {  // only program 0's offsets, only where a Tab body may run
+    if (tabled_ && (lean.fixed_tab || lean.tab)) {  // only program 0's offsets, only where a Tab body may run
       Program& first = data_.programs.front();
       const SimdProgram& sp = tables_->programs.front();
       first.linear_loads =
@@ -1339,6 +1391,7 @@ class SimdBlocks final : public PreparedBlocks {
           bit_linear_registers(sp.store_offset, sp.store_bytes, &first.store_bit_base, first.store_bit_step);
     }
     const bool linear = full.linear_loads && full.linear_stores;
+    const RunFn lean_fn = tabled_ ? (stream || !linear ? nullptr : lean.tab) : lean.lean;
     const RunFn fixed_fn = tabled_ ? (stream || !linear ? nullptr : lean.fixed_tab) : lean.fixed;
     // Where the plan's passes have the fixed forms they run them, short innermost runs that end in
     // a tail included. AVX2 once kept the plain lean body for runs of fewer than 8 blocks with a
@@ -1429,6 +1482,8 @@ std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int
       if constexpr (tabled_reg_bits<T>() > 0)
         lean.fixed_tab = pick_lean<T, tabled_reg_bits<T>(), true, true>(simd->reg_bits, simd->passes);
     }
+  if constexpr (tabled_reg_bits<T>() > 0)
+    if (simd->butterfly) lean.tab = pick_lean<T, tabled_reg_bits<T>(), false, true>(simd->reg_bits, simd->passes);
   const auto shared = std::make_shared<const SimdTables>(std::move(*simd));
   return over_regions(tables.loops, elem_bytes, out_bytes, options,
                       [&](const BlockLoops& loops, const PrepareOptions& o) -> std::unique_ptr<PreparedBlocks> {
