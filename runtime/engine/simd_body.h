@@ -1307,6 +1307,9 @@ struct LeanFns {
   RunFn lean = nullptr, fixed = nullptr, fixed_tab = nullptr, tab = nullptr;
 };
 
+// The fewest blocks of a plan (region) that runs the plain Tab body (SimdBlocks).
+inline constexpr std::int64_t kPlainTabMinBlocks = 8;
+
 // The most register bits of T's Tab lean bodies (T::kTabledRegBits; 0: none).
 template <class T>
 constexpr int tabled_reg_bits() {
@@ -1391,7 +1394,12 @@ class SimdBlocks final : public PreparedBlocks {
           bit_linear_registers(sp.store_offset, sp.store_bytes, &first.store_bit_base, first.store_bit_step);
     }
     const bool linear = full.linear_loads && full.linear_stores;
-    const RunFn lean_fn = tabled_ ? (stream || !linear ? nullptr : lean.tab) : lean.lean;
+    // The plain Tab body only from kPlainTabMinBlocks blocks: below, its setup per call (the
+    // index vectors, the blend masks, the out-of-line call) cost more than the generic body's
+    // dispatch per block (random all-size-2 float32 and float64 tensors of 1-4 blocks: 0.56-0.98x
+    // of the generic body; of 8 blocks and more 0.98-2.2x, median 1.22x; Zen 3).
+    const bool plain_tab = !stream && linear && iterations_ >= kPlainTabMinBlocks;
+    const RunFn lean_fn = tabled_ ? (plain_tab ? lean.tab : nullptr) : lean.lean;
     const RunFn fixed_fn = tabled_ ? (stream || !linear ? nullptr : lean.fixed_tab) : lean.fixed;
     // Where the plan's passes have the fixed forms they run them, short innermost runs that end in
     // a tail included. AVX2 once kept the plain lean body for runs of fewer than 8 blocks with a

@@ -288,6 +288,13 @@ TEST_CASE("permute: all-size-2 tensors up to rank 16", "[permute]") {
     INFO("tabled " << tabled << ", of them plain " << plain_tabled);
     CHECK(tabled >= 10);
     CHECK(plain_tabled >= 10);
+    // The plain Tab body from kPlainTabMinBlocks (8) blocks: 16 float32 blocks take it, one block
+    // (64 elements) keeps the generic body.
+    const std::string large = plan_text({{2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, {3, 5, 6, 2, 0, 4, 9, 7, 1, 8}, 4}, "avx2");
+    CHECK(large.find("(lean; register offsets from per-bit steps)") != std::string::npos);
+    const std::string small = plan_text({{2, 2, 2, 2, 2, 2}, {2, 1, 5, 3, 0, 4}, 4}, "avx2");
+    CHECK(small.find("(lean") == std::string::npos);
+    check_contiguous({{2, 2, 2, 2, 2, 2}, {2, 1, 5, 3, 0, 4}, 4}, "avx2", 1, rng);
   }
 }
 
