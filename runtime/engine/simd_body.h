@@ -538,18 +538,6 @@ struct LeanBody {
       l[b] = lb[b];
       s[b] = sb[b];
     }
-    // base[h]: the address of register 2h (h's bits are r's bits 1..), each sum opaque.
-    const auto bases = [](auto* from, const std::int64_t(&step)[kTabBits], auto* (&base)[H])
-                           GENTT_SIMD_TARGET __attribute__((always_inline)) {
-                             base[0] = from;
-#pragma GCC unroll 16
-                             for (int h = 1; h < H; ++h) {
-                               int top = 0;  // h's top bit (no std::bit_width: lzcnt is outside the target)
-                               while ((h >> (top + 1)) != 0) ++top;
-                               base[h] = base[h & ~(1 << top)] + step[top + 1];
-                               asm("" : "+r"(base[h]));
-                             }
-                           };
     for (; nc > 0; --nc, c_from += c_in, c_to += c_out) {
       const char* run_from = c_from;
       char* run_to = c_to;
@@ -558,23 +546,49 @@ struct LeanBody {
         char* to = run_to;
         for (std::int64_t i = n; i > 0; --i, from += in_step, to += out_step) {
           V v[R];
-          const char* p[H];
-          bases(from, l, p);
+          {
+            const char *p0 = from, *p1, *p2, *p3;
+            tab_bases(p0, l, p1, p2, p3);
 #pragma GCC unroll 16
-          for (int h = 0; h < H; ++h) {
-            v[2 * h % R] = T::load(p[h]);
-            if constexpr (R > 1) v[2 * h + 1] = T::load(p[h] + l[0]);
+            for (int h = 0; h < H; ++h) {
+              const char* at = h == 0 ? p0 : h == 1 ? p1 : h == 2 ? p2 : p3;
+              v[2 * h % R] = T::load(at);
+              if constexpr (R > 1) v[2 * h + 1] = T::load(at + l[0]);
+            }
           }
           shuffles(v);
-          char* q[H];
-          bases(to, s, q);
+          char *q0 = to, *q1, *q2, *q3;
+          tab_bases(q0, s, q1, q2, q3);
 #pragma GCC unroll 16
           for (int h = 0; h < H; ++h) {
-            T::store(q[h], v[2 * h % R]);
-            if constexpr (R > 1) T::store(q[h] + s[0], v[2 * h + 1]);
+            char* at = h == 0 ? q0 : h == 1 ? q1 : h == 2 ? q2 : q3;
+            T::store(at, v[2 * h % R]);
+            if constexpr (R > 1) T::store(at + s[0], v[2 * h + 1]);
           }
         }
       }
+    }
+  }
+
+  // tab_blocks' bases: x1, x2, x3, the addresses of registers 2, 4 and 6 (2h's bits are r's bits
+  // 1..) from x0, register 0's, and the bit steps, each sum made opaque to GCC by an empty asm
+  // (those past H are x0). Into plain locals: into an array, GCC 12 stored each to the stack in
+  // every block, never to read it back (8 stores more per block of 8 registers; without them
+  // float32 2^10 (3,5,6,2,0,4,9,7,1,8) 1.46x, reversed 1.24x, Zen 3).
+  template <class P>
+  GENTT_SIMD_TARGET __attribute__((always_inline)) static inline void tab_bases(P x0, const std::int64_t (&step)[kTabBits],
+                                                                              P& x1, P& x2, P& x3) {
+    static_assert(H <= 4, "tab_blocks: at most 8 registers (T::kTabledRegBits <= 3)");
+    x1 = x2 = x3 = x0;
+    if constexpr (H > 1) {
+      x1 = x0 + step[1];
+      asm("" : "+r"(x1));
+    }
+    if constexpr (H > 2) {
+      x2 = x0 + step[2];
+      asm("" : "+r"(x2));
+      x3 = x2 + step[1];
+      asm("" : "+r"(x3));
     }
   }
 
@@ -1385,7 +1399,8 @@ class SimdBlocks final : public PreparedBlocks {
     // generic body's per-block dispatch their 4 KiB float32 cases ran at 0.24-0.4 of the
     // generated kernel (Zen 3).
     tabled_ = !(full.affine_loads && full.affine_stores);
-    if (tabled_ && (lean.fixed_tab || lean.tab)) {  // only program 0's offsets, only where a Tab body may run
+    // A Tab body never streams (its stores are the plain ones).
+    if (tabled_ && !stream && (lean.fixed_tab || lean.tab)) {  // program 0's offsets, where a Tab body may run
       Program& first = data_.programs.front();
       const SimdProgram& sp = tables_->programs.front();
       first.linear_loads =
@@ -1393,14 +1408,14 @@ class SimdBlocks final : public PreparedBlocks {
       first.linear_stores =
           bit_linear_registers(sp.store_offset, sp.store_bytes, &first.store_bit_base, first.store_bit_step);
     }
-    const bool linear = full.linear_loads && full.linear_stores;
+    const bool tab_ok = !stream && full.linear_loads && full.linear_stores;
     // The plain Tab body only from kPlainTabMinBlocks blocks: below, its setup per call (the
     // index vectors, the blend masks, the out-of-line call) cost more than the generic body's
     // dispatch per block (random all-size-2 float32 and float64 tensors of 1-4 blocks: 0.56-0.98x
     // of the generic body; of 8 blocks and more 0.98-2.2x, median 1.22x; Zen 3).
-    const bool plain_tab = !stream && linear && iterations_ >= kPlainTabMinBlocks;
+    const bool plain_tab = tab_ok && iterations_ >= kPlainTabMinBlocks;
     const RunFn lean_fn = tabled_ ? (plain_tab ? lean.tab : nullptr) : lean.lean;
-    const RunFn fixed_fn = tabled_ ? (stream || !linear ? nullptr : lean.fixed_tab) : lean.fixed;
+    const RunFn fixed_fn = tabled_ ? (tab_ok ? lean.fixed_tab : nullptr) : lean.fixed;
     // Where the plan's passes have the fixed forms they run them, short innermost runs that end in
     // a tail included. AVX2 once kept the plain lean body for runs of fewer than 8 blocks with a
     // tail (17^6 float64 (3,2,5,0,1,4): 1.0 of the generated kernel against 0.87 then); since the
