@@ -36,6 +36,53 @@ inline constexpr std::int64_t kTailBatchSpanBytes = std::int64_t{64} << 10;
 // memory. Caps of 64 KiB cost in-cache tensors up to 0.5x (more calls, nothing re-read).
 inline constexpr std::int64_t kTailBatchMaxInputBytes = std::int64_t{512} << 10;
 
+// Steps the counters idx of loops [0, top) by one iteration, innermost first, and in and out
+// with them; false when every counter wrapped to 0 (the nest is done).
+__attribute__((always_inline)) inline bool step_odometer(const WalkLoop* loops, int top, std::int64_t* idx,
+                                                         const char*& in, char*& out) {
+  for (int d = top - 1; d >= 0; --d) {
+    in += loops[d].in_step;
+    out += loops[d].out_step;
+    if (++idx[d] < loops[d].count) return true;
+    in -= loops[d].count * loops[d].in_step;
+    out -= loops[d].count * loops[d].out_step;
+    idx[d] = 0;
+  }
+  return false;
+}
+
+// Whether flat iterations [0, end) are the whole nest and no loop has a tail chunk (full_nest).
+inline bool whole_full_nest(const WalkLoop* loops, int depth, std::int64_t end) {
+  std::int64_t total = 1;
+  for (int d = 0; d < depth; ++d) {
+    if (loops[d].tail_bit >= 0) return false;
+    total *= loops[d].count;
+  }
+  return end == total;
+}
+
+// Every block of a nest without tail chunks (whole_full_nest), all full blocks: one
+// block.run_full call for the three innermost loops per iteration of the loops above them,
+// stepped by an odometer; the calls walk makes for such a nest, without its state per run of b
+// (its setup and carry took about a quarter of the instructions of a 4 KiB call: float32 2^10,
+// 4 loops of 2). Out of line: bodies that inline run_full (LeanBody's Fixed) got one more copy of
+// their blocks in walk's function, where they spilled a vector per block (float32 24^3 reversed).
+template <class Block>
+GENTT_WALK_TARGET __attribute__((noinline)) void full_nest(const WalkLoop* loops, int depth, const char* in,
+                                                                     char* out, Block& block) {
+  const WalkLoop b = loops[depth - 1];
+  const WalkLoop a = depth >= 2 ? loops[depth - 2] : WalkLoop{};  // count 1 when there is none
+  const WalkLoop c = depth >= 3 ? loops[depth - 3] : WalkLoop{};
+  const int outer = depth >= 3 ? depth - 3 : 0;  // loops above c
+  std::int64_t idx[64];
+  for (int d = 0; d < outer; ++d) idx[d] = 0;
+  for (;;) {
+    block.run_full(in, out, c.count, c.in_step, c.out_step, a.count, a.in_step, a.out_step, b.count, b.in_step,
+                   b.out_step);
+    if (!step_odometer(loops, outer, idx, in, out)) return;
+  }
+}
+
 // Calls block(program, in_base, out_base) for every flat iteration in [begin, end), where
 // 0 <= begin and end <= the product of the counts (depth <= 64). A block type may also take
 // several iterations in one call (LeanBody): run_program(program, in, out, na, a_in, a_out, n,
@@ -62,6 +109,11 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
     return;
   }
   constexpr int kMaxDepth = 64;
+  if constexpr (kRunFull)
+    if (begin == 0 && block.full0 && whole_full_nest(loops, depth, end)) {
+      full_nest(loops, depth, in, out, block);
+      return;
+    }
   // Only the first `depth` counters are used: zeroing all 64 (a 512-byte rep stos) was 8% of a
   // 4 KiB call.
   std::int64_t idx[kMaxDepth];
@@ -232,14 +284,7 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
     i = 0;
     in -= a.count * a.in_step;
     out -= a.count * a.out_step;
-    for (int d = outer - 1;; --d) {
-      in += loops[d].in_step;
-      out += loops[d].out_step;
-      if (++idx[d] < loops[d].count) break;
-      in -= loops[d].count * loops[d].in_step;
-      out -= loops[d].count * loops[d].out_step;
-      idx[d] = 0;
-    }
+    step_odometer(loops, outer, idx, in, out);
   }
 }
 
