@@ -576,8 +576,8 @@ struct LeanBody {
   // every block, never to read it back (8 stores more per block of 8 registers; without them
   // float32 2^10 (3,5,6,2,0,4,9,7,1,8) 1.46x, reversed 1.24x, Zen 3).
   template <class P>
-  GENTT_SIMD_TARGET __attribute__((always_inline)) static inline void tab_bases(P x0, const std::int64_t (&step)[kTabBits],
-                                                                              P& x1, P& x2, P& x3) {
+  GENTT_SIMD_TARGET __attribute__((always_inline)) static inline void tab_bases(
+      P x0, const std::int64_t (&step)[kTabBits], P& x1, P& x2, P& x3) {
     static_assert(H <= 4, "tab_blocks: at most 8 registers (T::kTabledRegBits <= 3)");
     x1 = x2 = x3 = x0;
     if constexpr (H > 1) {

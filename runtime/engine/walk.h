@@ -68,8 +68,8 @@ inline bool whole_full_nest(const WalkLoop* loops, int depth, std::int64_t end) 
 // 4 loops of 2). Out of line: bodies that inline run_full (LeanBody's Fixed) got one more copy of
 // their blocks in walk's function, where they spilled a vector per block (float32 24^3 reversed).
 template <class Block>
-GENTT_WALK_TARGET __attribute__((noinline)) void full_nest(const WalkLoop* loops, int depth, const char* in,
-                                                                     char* out, Block& block) {
+GENTT_WALK_TARGET __attribute__((noinline)) void full_nest(const WalkLoop* loops, int depth, const char* in, char* out,
+                                                           Block& block) {
   const WalkLoop b = loops[depth - 1];
   const WalkLoop a = depth >= 2 ? loops[depth - 2] : WalkLoop{};  // count 1 when there is none
   const WalkLoop c = depth >= 3 ? loops[depth - 3] : WalkLoop{};
