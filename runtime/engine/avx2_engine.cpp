@@ -39,8 +39,10 @@ struct Avx2 {
   // (32 registers) run the generic body.
   static constexpr int kLeanRegBits = 4;
   // Lean bodies with register offsets from per-bit steps (LeanBody's Tab) up to 8 registers:
-  // float32 and float64 all-size-2 tensors.
+  // float32 and float64 all-size-2 tensors; with the fixed forms up to 16 (float32's streaming
+  // blocks of all-size-2 tensors, which store whole lines: 16 registers).
   static constexpr int kTabledRegBits = 3;
+  static constexpr int kTabledFixedRegBits = 4;
   // Byte passes within 16-byte lanes (most steps of a byte butterfly: only the step that
   // exchanges the lane bit crosses) take two vpshufb and a vpblendvb instead of the general form.
   static constexpr bool kLaneLocal = true;

@@ -330,8 +330,13 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline typename T::V load_in_wi
 // the steps lb[b] (sb[b] for stores) of the bits b set in r. Its full blocks run out of line
 // (tab_full_blocks), each address added in the block from those steps, held in general
 // registers; the other programs' blocks go through off(), as in the other lean bodies. No
-// dispatch per block on programs and pass codes, as the generic body has. Never streaming
-// (SimdBlocks). With Fixed or plain: plans whose passes are not all the fixed lane exchanges
+// dispatch per block on programs and pass codes, as the generic body has. A streaming plan's
+// full blocks stream from tab_full_blocks (its Stores), each line's two halves one after the
+// other where they are registers h and h + H or 2h and 2h + 1; through the generic body, whose
+// per-register alignment tests and table reads cost more than its stores, all-size-2 float32
+// tensors of 64 MiB ran at 0.45-0.7 of the generated kernel (Zen 3, THP, same process), with
+// this at 0.55-0.97 (docs/performance.md). With Fixed or plain: plans whose passes are not all
+// the fixed lane exchanges
 // (an in-lane dword pass, a 4-byte exchange under an 8-byte one) ran the generic body, whose
 // offsets come from the tables and whose spills were reloaded in every block; in the plain Tab
 // body (index vectors in registers, one call per three-level run: run_full) float32 2^10
@@ -435,6 +440,18 @@ struct LeanBody {
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline bool streams_at(const char* to, std::int64_t steps) const {
     return stream && (steps & (B - 1)) == 0 && (reinterpret_cast<std::uintptr_t>(to) & (B - 1)) == 0;
   }
+  // The OR of the byte steps between a block's stored registers (for streams_at): ss and ss2, or
+  // Tab's bit steps.
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline std::int64_t store_steps() const {
+    if constexpr (Tab) {
+      std::int64_t steps = 0;
+#pragma GCC unroll 8
+      for (int b = 0; b < kTabBits; ++b) steps |= sb[b];
+      return steps;
+    } else {
+      return ss | ss2;
+    }
+  }
 
   // nc runs (c_in, c_out bytes apart) of na runs (a_in, a_out bytes apart) of n >= 1 consecutive
   // full blocks (program 0, full0) of the innermost loop from (in, out), its steps in_step and
@@ -464,11 +481,18 @@ struct LeanBody {
       std::int64_t a_in, std::int64_t a_out, std::int64_t n, std::int64_t in_step, std::int64_t out_step) const {
     const char* from = in + load0;
     char* to = out + store0;
-    if constexpr (Tab) {  // never streaming (SimdBlocks)
-      tab_full_blocks(from, to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
+    // `stream` first: the steps' OR and the alignment test cost about 10 instructions a call,
+    // 1% of a 4 KiB call (callgrind).
+    if constexpr (Tab) {
+      if (!stream || !streams_at(to, store_steps() | out_step | a_out | c_out))
+        tab_full_blocks<kTabCached>(from, to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
+      else if (B < 64 && R >= 4 && sb[kTabBits - 1] == B)  // line halves in registers h and h + H
+        tab_full_blocks<kTabStreamPaired>(from, to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
+      else
+        tab_full_blocks<kTabStream>(from, to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
       return;
     }
-    if (!streams_at(to, ss | ss2 | out_step | a_out | c_out))
+    if (!stream || !streams_at(to, ss | ss2 | out_step | a_out | c_out))
       full_blocks<false>(from, to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
     else if (B < 64 && ss2 == B)  // line halves in registers h and h + H (stream_order)
       full_blocks<true, B < 64>(from, to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
@@ -520,19 +544,30 @@ struct LeanBody {
   // the other tabled ones of bench/sets/gentt.txt 0.95-1.05x.
   // Plain (not Fixed) Tab bodies run it on a copy of the body in locals, whose index vectors and
   // pass units the stores through char* cannot alias.
+  // Stores: kTabCached plain; kTabStream streaming, in register order (where register bit 0 is
+  // the line's other half, each line's halves one after the other); kTabStreamPaired streaming
+  // in stream_order's pairs, where registers h and h + H are the two halves of each line.
+  static constexpr int kTabCached = 0, kTabStream = 1, kTabStreamPaired = 2;
+  template <int Stores>
   GENTT_SIMD_TARGET __attribute__((noinline)) void tab_full_blocks(
       const char* c_from, char* c_to, std::int64_t nc, std::int64_t c_in, std::int64_t c_out, std::int64_t na,
       std::int64_t a_in, std::int64_t a_out, std::int64_t n, std::int64_t in_step, std::int64_t out_step) const {
     if constexpr (Fixed) {
-      tab_blocks(c_from, c_to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
+      tab_blocks<Stores>(c_from, c_to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
     } else {
       const LeanBody self = local_copy();
-      self.tab_blocks(c_from, c_to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
+      self.template tab_blocks<Stores>(c_from, c_to, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
     }
   }
+  // Registers in groups of 8 (at most 2, 16 registers): group g's register 0 is at from + g *
+  // l[3] (bit 3), and within a group as tab_bases says.
+  static constexpr int kTabGroups = R > 8 ? R / 8 : 1;
+  static constexpr int kTabPairs = H < 4 ? H : 4;  // pairs (2h, 2h + 1) per group
+  template <int Stores>
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline void tab_blocks(
       const char* c_from, char* c_to, std::int64_t nc, std::int64_t c_in, std::int64_t c_out, std::int64_t na,
       std::int64_t a_in, std::int64_t a_out, std::int64_t n, std::int64_t in_step, std::int64_t out_step) const {
+    static_assert(RegBits <= 4, "tab_blocks: at most 16 registers");
     std::int64_t l[kTabBits], s[kTabBits];
     for (int b = 0; b < kTabBits; ++b) {
       l[b] = lb[b];
@@ -546,24 +581,46 @@ struct LeanBody {
         char* to = run_to;
         for (std::int64_t i = n; i > 0; --i, from += in_step, to += out_step) {
           V v[R];
-          {
-            const char *p0 = from, *p1, *p2, *p3;
+#pragma GCC unroll 2
+          for (int g = 0; g < kTabGroups; ++g) {
+            const char* p0 = from;
+            if (g > 0) {
+              p0 = from + l[kTabBits - 1];
+              asm("" : "+r"(p0));
+            }
+            const char *p1, *p2, *p3;
             tab_bases(p0, l, p1, p2, p3);
 #pragma GCC unroll 16
-            for (int h = 0; h < H; ++h) {
+            for (int h = 0; h < kTabPairs; ++h) {
               const char* at = h == 0 ? p0 : h == 1 ? p1 : h == 2 ? p2 : p3;
-              v[2 * h % R] = T::load(at);
-              if constexpr (R > 1) v[2 * h + 1] = T::load(at + l[0]);
+              v[(8 * g + 2 * h) % R] = T::load(at);
+              if constexpr (R > 1) v[8 * g + 2 * h + 1] = T::load(at + l[0]);
             }
           }
           shuffles(v);
-          char *q0 = to, *q1, *q2, *q3;
+          // The stores' bases: group 0's q0..q3, group 1's q4..q7.
+          char *q0 = to, *q1, *q2, *q3, *q4 = to, *q5 = to, *q6 = to, *q7 = to;
           tab_bases(q0, s, q1, q2, q3);
+          if constexpr (kTabGroups > 1) {
+            q4 = to + s[kTabBits - 1];
+            asm("" : "+r"(q4));
+            tab_bases(q4, s, q5, q6, q7);
+          }
+          const auto base = [&](int h) {  // pair h's base (register 2h's address)
+            return h == 0 ? q0 : h == 1 ? q1 : h == 2 ? q2 : h == 3 ? q3 : h == 4 ? q4 : h == 5 ? q5 : h == 6 ? q6 : q7;
+          };
+          if constexpr (Stores == kTabStreamPaired) {
 #pragma GCC unroll 16
-          for (int h = 0; h < H; ++h) {
-            char* at = h == 0 ? q0 : h == 1 ? q1 : h == 2 ? q2 : q3;
-            T::store(at, v[2 * h % R]);
-            if constexpr (R > 1) T::store(at + s[0], v[2 * h + 1]);
+            for (int j = 0; j < R; ++j) {
+              const int r = stream_order<R, true>(j);
+              T::stream(r & 1 ? base(r >> 1) + s[0] : base(r >> 1), v[r]);
+            }
+          } else {
+#pragma GCC unroll 16
+            for (int h = 0; h < H; ++h) {
+              put<Stores == kTabStream>(base(h), v[2 * h % R]);
+              if constexpr (R > 1) put<Stores == kTabStream>(base(h) + s[0], v[2 * h + 1]);
+            }
           }
         }
       }
@@ -573,12 +630,13 @@ struct LeanBody {
   // tab_blocks' bases: x1, x2, x3, the addresses of registers 2, 4 and 6 (2h's bits are r's bits
   // 1..) from x0, register 0's, and the bit steps, each sum made opaque to GCC by an empty asm
   // (those past H are x0). Into plain locals: into an array, GCC 12 stored each to the stack in
-  // every block, never to read it back (8 stores more per block of 8 registers; without them
-  // float32 2^10 (3,5,6,2,0,4,9,7,1,8) 1.46x, reversed 1.24x, Zen 3).
+  // every block, never to read it back (8 stores more per block of 8 registers; callgrind,
+  // float32 2^10 (2,4,3,9,5,7,0,8,6,1): about 6% fewer instructions in tab_full_blocks without
+  // them; the timings of this change together with full_nest: docs/performance.md).
   template <class P>
   GENTT_SIMD_TARGET __attribute__((always_inline)) static inline void tab_bases(
       P x0, const std::int64_t (&step)[kTabBits], P& x1, P& x2, P& x3) {
-    static_assert(H <= 4, "tab_blocks: at most 8 registers (T::kTabledRegBits <= 3)");
+    static_assert(RegBits <= 4, "tab_blocks: at most 16 registers (two groups of tab_bases)");
     x1 = x2 = x3 = x0;
     if constexpr (H > 1) {
       x1 = x0 + step[1];
@@ -926,7 +984,7 @@ struct LeanBody {
     // 238336x55 transposed, whose tail blocks write 23 of every 55 output lines: through the cache
     // they held the run-time library at 0.34 of the generated kernel; Zen 4). Only whole 64-byte
     // vectors: on AVX2 a tail block may store one half of a line without the other.
-    if (B == 64 && streams_at(to, ss | this->ss2 | out_step)) {
+    if (B == 64 && streams_at(to, store_steps() | out_step)) {
       for (; n > 0; --n, from += in_step, from2 += in_step, to += out_step, to2 += out_step)
         blocks<1, true>(from, from2, to, to2, in_step, out_step, ls, ls3, ss, ss3, ahead, loads, stores);
       return;
@@ -962,8 +1020,13 @@ struct LeanBody {
     char* base = out + store0;
     const std::int64_t step = ss, step2 = ss2;
     if (p.full_stores) {
-      if (streams_at(base, step | step2)) {
-        stream_affine<T, R>(base, step, step2, v);
+      if (streams_at(base, store_steps())) {
+        if constexpr (Tab) {
+#pragma GCC unroll 64
+          for (int r = 0; r < R; ++r) T::stream(base + off<true>(r, step, step2), v[r]);
+        } else {
+          stream_affine<T, R>(base, step, step2, v);
+        }
       } else {
 #pragma GCC unroll 64
         for (int r = 0; r < R; ++r) T::store(base + off<true>(r, step, step2), v[r]);
@@ -1324,18 +1387,24 @@ struct LeanFns {
 // The fewest blocks of a plan (region) that runs the plain Tab body (SimdBlocks).
 inline constexpr std::int64_t kPlainTabMinBlocks = 8;
 
-// The most register bits of T's Tab lean bodies (T::kTabledRegBits; 0: none).
+// The most register bits of T's Tab lean bodies (T::kTabledRegBits; 0: none), and of those with
+// the fixed forms (T::kTabledFixedRegBits where T has it, else the same).
 template <class T>
 constexpr int tabled_reg_bits() {
   if constexpr (requires { T::kTabledRegBits; }) return T::kTabledRegBits;
   return 0;
+}
+template <class T>
+constexpr int tabled_fixed_reg_bits() {
+  if constexpr (requires { T::kTabledFixedRegBits; }) return T::kTabledFixedRegBits;
+  return tabled_reg_bits<T>();
 }
 
 class SimdBlocks final : public PreparedBlocks {
  public:
   // fn: the generic run function; lean: the lean ones (LeanFns), used when every program fits
   // them (program 0's offsets affine_at's rule, else bit_linear_registers' in a Tab one where
-  // the engine has them and the plan does not stream).
+  // the engine has them).
   SimdBlocks(std::shared_ptr<const SimdTables> tables, std::vector<WalkLoop> loops, RunFn fn, const LeanFns& lean,
              const PrepareOptions& options, std::int64_t in_elem_bytes, const char* isa)
       : tables_(std::move(tables)), fn_(fn), isa_(isa) {
@@ -1399,8 +1468,7 @@ class SimdBlocks final : public PreparedBlocks {
     // generic body's per-block dispatch their 4 KiB float32 cases ran at 0.24-0.4 of the
     // generated kernel (Zen 3).
     tabled_ = !(full.affine_loads && full.affine_stores);
-    // A Tab body never streams (its stores are the plain ones).
-    if (tabled_ && !stream && (lean.fixed_tab || lean.tab)) {  // program 0's offsets, where a Tab body may run
+    if (tabled_ && (lean.fixed_tab || lean.tab)) {  // program 0's offsets, where a Tab body may run
       Program& first = data_.programs.front();
       const SimdProgram& sp = tables_->programs.front();
       first.linear_loads =
@@ -1408,7 +1476,7 @@ class SimdBlocks final : public PreparedBlocks {
       first.linear_stores =
           bit_linear_registers(sp.store_offset, sp.store_bytes, &first.store_bit_base, first.store_bit_step);
     }
-    const bool tab_ok = !stream && full.linear_loads && full.linear_stores;
+    const bool tab_ok = full.linear_loads && full.linear_stores;
     // The plain Tab body only from kPlainTabMinBlocks blocks: below, its setup per call (the
     // index vectors, the blend masks, the out-of-line call) cost more than the generic body's
     // dispatch per block (random all-size-2 float32 and float64 tensors of 1-4 blocks: 0.56-0.98x
@@ -1502,8 +1570,8 @@ std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int
   if constexpr (butterfly_lanes<T>() != 0)
     if (simd->butterfly && fixed_lanes<T>(*simd)) {
       lean.fixed = pick_lean<T, T::kLeanRegBits, true>(simd->reg_bits, simd->passes);
-      if constexpr (tabled_reg_bits<T>() > 0)
-        lean.fixed_tab = pick_lean<T, tabled_reg_bits<T>(), true, true>(simd->reg_bits, simd->passes);
+      if constexpr (tabled_fixed_reg_bits<T>() > 0)
+        lean.fixed_tab = pick_lean<T, tabled_fixed_reg_bits<T>(), true, true>(simd->reg_bits, simd->passes);
     }
   if constexpr (tabled_reg_bits<T>() > 0)
     if (simd->butterfly) lean.tab = pick_lean<T, tabled_reg_bits<T>(), false, true>(simd->reg_bits, simd->passes);

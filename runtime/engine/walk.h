@@ -35,6 +35,8 @@ inline constexpr std::int64_t kTailBatchSpanBytes = std::int64_t{64} << 10;
 // block, 3520 input bytes apart): in one batch the tails read the tensor a second time from
 // memory. Caps of 64 KiB cost in-cache tensors up to 0.5x (more calls, nothing re-read).
 inline constexpr std::int64_t kTailBatchMaxInputBytes = std::int64_t{512} << 10;
+// The most loops a walked nest has (the rank limit): the size of the walks' counter arrays.
+inline constexpr int kWalkMaxDepth = 64;
 
 // Steps the counters idx of loops [0, top) by one iteration, innermost first, and in and out
 // with them; false when every counter wrapped to 0 (the nest is done).
@@ -74,7 +76,7 @@ GENTT_WALK_TARGET __attribute__((noinline)) void full_nest(const WalkLoop* loops
   const WalkLoop a = depth >= 2 ? loops[depth - 2] : WalkLoop{};  // count 1 when there is none
   const WalkLoop c = depth >= 3 ? loops[depth - 3] : WalkLoop{};
   const int outer = depth >= 3 ? depth - 3 : 0;  // loops above c
-  std::int64_t idx[64];
+  std::int64_t idx[kWalkMaxDepth];
   for (int d = 0; d < outer; ++d) idx[d] = 0;
   for (;;) {
     block.run_full(in, out, c.count, c.in_step, c.out_step, a.count, a.in_step, a.out_step, b.count, b.in_step,
@@ -108,7 +110,6 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
     block(0, in, out);
     return;
   }
-  constexpr int kMaxDepth = 64;
   if constexpr (kRunFull)
     if (begin == 0 && block.full0 && whole_full_nest(loops, depth, end)) {
       full_nest(loops, depth, in, out, block);
@@ -116,12 +117,18 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
     }
   // Only the first `depth` counters are used: zeroing all 64 (a 512-byte rep stos) was 8% of a
   // 4 KiB call.
-  std::int64_t idx[kMaxDepth];
+  std::int64_t idx[kWalkMaxDepth];
   for (int d = 0; d < depth; ++d) idx[d] = 0;
+  // i and j: the counters of a and b (below), set where begin is decoded, not read back from idx
+  // (GCC 12 warned that idx[depth - 1] may be used uninitialized there).
+  std::int64_t i = 0, j = 0;
   if (begin != 0) {  // the common whole-tensor call starts at zero: no division
     std::int64_t rest = begin;
     for (int d = depth - 1; d >= 0; --d) {
-      idx[d] = rest % loops[d].count;
+      const std::int64_t at = rest % loops[d].count;
+      idx[d] = at;
+      if (d == depth - 1) j = at;
+      if (d == depth - 2) i = at;
       rest /= loops[d].count;
     }
     for (int d = 0; d < depth; ++d) {
@@ -132,7 +139,6 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
   const WalkLoop b = loops[depth - 1];
   const WalkLoop a = depth >= 2 ? loops[depth - 2] : WalkLoop{};  // count 1 when there is none
   const int outer = depth >= 2 ? depth - 2 : 0;                    // loops above a
-  std::int64_t i = depth >= 2 ? idx[depth - 2] : 0, j = idx[depth - 1];
   const int a_tail = a.tail_bit >= 0 ? 1 << a.tail_bit : 0, b_tail = b.tail_bit >= 0 ? 1 << b.tail_bit : 0;
   const std::int64_t b_full = b_tail ? b.count - 1 : b.count;  // b's tail, if any, is its last
   bool outer_tails = false;

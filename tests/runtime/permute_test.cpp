@@ -295,6 +295,18 @@ TEST_CASE("permute: all-size-2 tensors up to rank 16", "[permute]") {
     const std::string small = plan_text({{2, 2, 2, 2, 2, 2}, {2, 1, 5, 3, 0, 4}, 4}, "avx2");
     CHECK(small.find("(lean") == std::string::npos);
     check_contiguous({{2, 2, 2, 2, 2, 2}, {2, 1, 5, 3, 0, 4}, 4}, "avx2", 1, rng);
+    // 16-bit elements: blocks of 16 registers, in the fixed forms' Tab body (two groups of 8).
+    const std::vector<Case> wide = {
+        {{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, {11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0}, 2},
+        {{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, {2, 11, 8, 15, 12, 4, 1, 7, 13, 5, 14, 0, 3, 10, 9, 6}, 2},
+    };
+    for (const Case& c : wide) {
+      const std::string text = plan_text(c, "avx2");
+      INFO(text);
+      CHECK(text.find("16 registers") != std::string::npos);
+      CHECK(text.find("full blocks in fixed forms; register offsets from per-bit steps") != std::string::npos);
+      for (int threads : {1, 2}) check_contiguous(c, "avx2", threads, rng);
+    }
   }
 }
 
@@ -455,6 +467,13 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
       {{16, 64, 64, 64}, {3, 0, 2, 1}, 8},                     // 32 MiB, untiled: input order
       {{355, 384, 64}, {0, 2, 1}, 4},  // float32 8 x 8 blocks store half lines: a 16-register streaming block
       {{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, {22, 3, 5, 0, 1, 2, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21}, 4},
+      // All-size-2 tensors of 16 MiB whose register offsets are per-bit steps (LeanBody's Tab):
+      // float32 blocks of 16 registers in the fixed forms and of 8 in the plain body, float64
+      // blocks of 8 in the plain body (one pass) and the fixed forms; each line's halves paired.
+      {std::vector<std::int64_t>(22, 2), {5, 17, 20, 15, 7, 14, 21, 19, 6, 18, 13, 16, 8, 0, 9, 11, 3, 2, 1, 12, 4, 10}, 4},
+      {std::vector<std::int64_t>(22, 2), {3, 5, 14, 15, 10, 9, 11, 16, 13, 17, 6, 4, 2, 8, 0, 21, 19, 12, 1, 18, 20, 7}, 4},
+      {std::vector<std::int64_t>(21, 2), {8, 12, 9, 6, 3, 5, 20, 13, 17, 0, 1, 10, 11, 7, 4, 16, 2, 14, 18, 15, 19}, 8},
+      {std::vector<std::int64_t>(21, 2), {8, 19, 14, 13, 10, 16, 0, 7, 9, 17, 18, 20, 2, 4, 12, 6, 1, 15, 3, 5, 11}, 8},
   };
   for (const Case& c : avx2_cases) {
     const std::string text = plan_text(c, "avx2");
