@@ -330,16 +330,15 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline typename T::V load_in_wi
 // the steps lb[b] (sb[b] for stores) of the bits b set in r. Its full blocks run out of line
 // (tab_full_blocks), each address added in the block from those steps, held in general
 // registers; the other programs' blocks go through off(), as in the other lean bodies. No
-// dispatch per block on programs and pass codes, as the generic body has. A streaming plan's
-// full blocks stream from tab_full_blocks (its Stores), each line's two halves one after the
-// other where they are registers h and h + H or 2h and 2h + 1; through the generic body, whose
-// per-register alignment tests and table reads cost more than its stores, all-size-2 float32
-// tensors of 64 MiB ran at 0.45-0.7 of the generated kernel (Zen 3, THP, same process), with
-// this at 0.55-0.97 (docs/performance.md). With Fixed or plain: plans whose passes are not all
-// the fixed lane exchanges
-// (an in-lane dword pass, a 4-byte exchange under an 8-byte one) ran the generic body, whose
-// offsets come from the tables and whose spills were reloaded in every block; in the plain Tab
-// body (index vectors in registers, one call per three-level run: run_full) float32 2^10
+// dispatch per block on programs and pass codes, as the generic body has. A streaming plan's full
+// blocks stream from tab_full_blocks (its Stores), each line's two halves one after the other where
+// they are registers h and h + H or 2h and 2h + 1; through the generic body, whose per-register
+// alignment tests and table reads cost more than its stores, all-size-2 float32 tensors of 64 MiB
+// ran at 0.45-0.75 of the generated kernel (Zen 3, THP, same process), with this at 0.5-0.98
+// (docs/performance.md). With Fixed or plain: plans whose passes are not all the fixed lane
+// exchanges (an in-lane dword pass, a 4-byte exchange under an 8-byte one) ran the generic body,
+// whose offsets come from the tables and whose spills were reloaded in every block; in the plain
+// Tab body (index vectors in registers, one call per three-level run: run_full) float32 2^10
 // (3,5,6,2,0,4,9,7,1,8) 1.44x, (2,4,3,9,5,7,0,8,6,1) 1.17x, (1,9,8,5,0,4,2,7,6,3) 1.16x, 2^20
 // (7,1,19,16,...) 1.29x (Zen 3; median over 16 stack positions, median of 3 processes).
 template <class T, int RegBits, int Passes, bool Fixed = false, bool Tab = false>
