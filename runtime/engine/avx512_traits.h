@@ -14,6 +14,10 @@ struct Avx512 {
   // lean (64^4 uint8 (2,0,3,1)), and their bodies would add 20 s to the engine's compile (32:
   // 2.5 s).
   static constexpr int kLeanRegBits = 5;
+  // Tab lean bodies (register offsets from per-bit steps: all-size-2 tensors) up to 16
+  // registers, plain and in the fixed forms: 16 data registers and the plain body's index
+  // vectors (two per pass) fit the 32 zmm registers.
+  static constexpr int kTabledRegBits = 4;
   // No separate form for byte passes that stay within 16-byte lanes: with VBMI a byte shuffle
   // is one vpermt2b either way. Without VBMI (permute_bytes) such a pass could skip the word
   // permutes; not tried, since no CPU without VBMI was at hand to measure it.

@@ -263,11 +263,13 @@ TEST_CASE("permute: AVX2 and AVX-512 run plain lane exchanges in fixed forms", "
 
 TEST_CASE("permute: all-size-2 tensors up to rank 16", "[permute]") {
   std::mt19937_64 rng(7);
-  // Most of their AVX2 plans with 8 registers or fewer have register offsets outside the lean
-  // body's affine rule: the lean body adds them from per-bit steps (LeanBody's Tab). The last 30
+  // Most of their SIMD plans with 16 registers or fewer have register offsets outside the lean
+  // body's affine rule: the lean body adds them from per-bit steps (LeanBody's Tab; AVX2 up to 8
+  // registers in the plain body and 16 in the fixed forms, AVX-512 16 in both). The last 30
   // have one axis of 3 or 5 (tail and padded programs in those bodies too). Plans whose passes
   // are not all the fixed lane exchanges run the plain Tab body (index vectors in registers).
-  int tabled = 0, plain_tabled = 0;
+  const char* const isas[] = {"avx2", "avx512", "avx512skx"};
+  int tabled[3] = {}, plain_tabled[3] = {};
   for (int i = 0; i < 90; ++i) {
     Case c;
     const size_t rank = 1 + rng() % 16;
@@ -276,18 +278,44 @@ TEST_CASE("permute: all-size-2 tensors up to rank 16", "[permute]") {
     c.perm = gentt::test::random_permutation(rng, rank);
     c.elem = std::int64_t{1} << (rng() % 4);
     check_contiguous(c, "auto", 1, rng);
-    if (gentt::cpu_supports("avx2")) {
-      const std::string text = plan_text(c, "avx2");
+    for (int k = 0; k < 3; ++k) {
+      if (!gentt::cpu_supports(isas[k])) continue;
+      const std::string text = plan_text(c, isas[k]);
       const bool tab = text.find("register offsets from per-bit steps") != std::string::npos;
-      tabled += tab;
-      plain_tabled += tab && text.find("fixed forms") == std::string::npos;
-      for (int threads : {1, 2}) check_contiguous(c, "avx2", threads, rng);
+      tabled[k] += tab;
+      plain_tabled[k] += tab && text.find("fixed forms") == std::string::npos;
+      for (int threads : {1, 2}) check_contiguous(c, isas[k], threads, rng);
     }
   }
+  for (int k = 1; k < 3; ++k) {
+    if (!gentt::cpu_supports(isas[k])) {
+      WARN("this CPU cannot run " << isas[k] << ": its Tab bodies are not checked here");
+      continue;
+    }
+    INFO(isas[k] << ": tabled " << tabled[k] << ", of them plain " << plain_tabled[k]);
+    CHECK(tabled[k] >= 10);
+    CHECK(plain_tabled[k] >= 5);
+    // Blocks of 16 registers (two groups of 8) in the fixed forms' Tab body: float32 2^10 (4 KiB,
+    // 4 blocks) and 2^14; in the plain one (a general 2-byte pass): uint16 2^14.
+    const std::vector<Case> wide = {
+        {{2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, {9, 8, 7, 6, 5, 4, 3, 2, 1, 0}, 4},
+        {std::vector<std::int64_t>(14, 2), {6, 13, 1, 12, 0, 10, 7, 9, 2, 11, 8, 3, 5, 4}, 4},
+        {std::vector<std::int64_t>(14, 2), {0, 7, 2, 10, 3, 13, 6, 9, 12, 5, 11, 8, 4, 1}, 2},
+    };
+    for (const Case& c : wide) {
+      const std::string text = plan_text(c, isas[k]);
+      INFO(text);
+      CHECK(text.find("16 registers") != std::string::npos);
+      CHECK(text.find(c.elem == 4 ? "(lean; full blocks in fixed forms; register offsets from per-bit steps)"
+                                  : "(lean; register offsets from per-bit steps)") != std::string::npos);
+      for (int threads : {1, 2}) check_contiguous(c, isas[k], threads, rng);
+    }
+  }
+  const int tabled_avx2 = tabled[0], plain_tabled_avx2 = plain_tabled[0];
   if (gentt::cpu_supports("avx2")) {
-    INFO("tabled " << tabled << ", of them plain " << plain_tabled);
-    CHECK(tabled >= 10);
-    CHECK(plain_tabled >= 10);
+    INFO("tabled " << tabled_avx2 << ", of them plain " << plain_tabled_avx2);
+    CHECK(tabled_avx2 >= 10);
+    CHECK(plain_tabled_avx2 >= 10);
     // The plain Tab body from kPlainTabMinBlocks (8) blocks: 16 float32 blocks take it, one block
     // (64 elements) keeps the generic body.
     const std::string large = plan_text({{2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, {3, 5, 6, 2, 0, 4, 9, 7, 1, 8}, 4}, "avx2");
@@ -448,6 +476,22 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
       if (text.find("engine: scalar") == std::string::npos && text.find("portable") == std::string::npos)
         CHECK(text.find("staged: output tiles of 2176 bytes") != std::string::npos);
       for (int threads : {1, 3}) check_contiguous(rows, isa, threads, rng);
+    }
+  }
+  // All-size-2 tensors of 16 MiB in AVX-512's Tab bodies (register offsets from per-bit steps),
+  // streaming: float32 blocks of 16 registers in the fixed forms, float64 of 8 in the plain body.
+  const std::vector<Case> tabled_large = {
+      {std::vector<std::int64_t>(22, 2), {5, 17, 20, 15, 7, 14, 21, 19, 6, 18, 13, 16, 8, 0, 9, 11, 3, 2, 1, 12, 4, 10}, 4},
+      {std::vector<std::int64_t>(21, 2), {8, 12, 9, 6, 3, 5, 20, 13, 17, 0, 1, 10, 11, 7, 4, 16, 2, 14, 18, 15, 19}, 8},
+  };
+  for (const char* isa : {"avx512", "avx512skx"}) {
+    if (!gentt::cpu_supports(isa)) continue;
+    for (const Case& c : tabled_large) {
+      const std::string text = plan_text(c, isa);
+      INFO(text);
+      CHECK(text.find("register offsets from per-bit steps") != std::string::npos);
+      CHECK(text.find("stores: streaming") != std::string::npos);
+      for (int threads : {1, 2}) check_contiguous(c, isa, threads, rng);
     }
   }
   // AVX2's streaming variant (two 32-byte streaming stores per line), tiled and in input order,
