@@ -1220,11 +1220,18 @@ GENTT_SIMD_TARGET void run_lean(const Data& d, const char* in, char* out, std::i
   std::memcpy(body.unit, full.pass_unit, sizeof body.unit);
   if constexpr (Tab) {  // bit_linear_registers' base and steps (SimdBlocks checked they hold)
     static_assert(RegBits <= kMaxLinearRegBits);
-    body.load0 = full.load_bit_base;
-    body.store0 = full.store_bit_base;
+    // Each value through a general register (the empty asm): GCC 12 otherwise loaded the
+    // program's adjacent fields as one ymm vector and took them out with vextracti64x2, an
+    // AVX512DQ instruction outside the F/BW/VL engine's target (audit.runtime_avx512_engine).
+    std::int64_t load0 = full.load_bit_base, store0 = full.store_bit_base;
+    asm("" : "+r"(load0), "+r"(store0));
+    body.load0 = load0;
+    body.store0 = store0;
     for (int b = 0; b < RegBits; ++b) {
-      body.lb[b] = full.load_bit_step[b];
-      body.sb[b] = full.store_bit_step[b];
+      std::int64_t l = full.load_bit_step[b], s = full.store_bit_step[b];
+      asm("" : "+r"(l), "+r"(s));
+      body.lb[b] = l;
+      body.sb[b] = s;
     }
   }
   if constexpr (!Fixed)
