@@ -7,10 +7,14 @@
 // cache (rows of --row-bytes, default 16 KiB: the stride of a 4096-column float32 matrix), in
 // bands of --band rows: for each column piece of R bytes, the piece of every row of the band, so
 // that consecutive runs are one row stride apart, as a transpose's tile reads them.
-//   read      loads (SSE2, summed), runs of R bytes
+//   read      loads, summed into four independent accumulators, runs of R bytes
 //   write nt  non-temporal stores of whole 64-byte lines (movntdq), runs of R bytes, then sfence
 //   write     ordinary stores, runs of R bytes (each line is read for ownership first)
-// GB/s here counts the bytes once (one direction); the best of --repeat passes per figure.
+// Lines move as four 16-byte SSE2 vectors, which every x86-64 CPU has: the curve's shape (the
+// rate by run length against the sequential one) is what a walk's cost depends on; the widest
+// vectors may reach higher absolute rates (Zen 5: sequential 64-byte streaming stores about 1.4x
+// these, docs/performance.md). GB/s counts the bytes once (one direction); the best of --repeat
+// passes per figure.
 // Buffers are 2 MiB-aligned and advised as transparent huge pages (as gentt_bench's).
 //
 //   cmake --build build --target gentt_access_patterns && build/bench/gentt_access_patterns
@@ -95,28 +99,63 @@ void each_run(char* base, std::int64_t bytes, std::int64_t row, std::int64_t ban
   }
 }
 
-inline __m128i read_line(const char* at, __m128i acc) {
-  const __m128i* p = reinterpret_cast<const __m128i*>(at);
-  acc = _mm_add_epi64(acc, _mm_load_si128(p));
-  acc = _mm_add_epi64(acc, _mm_load_si128(p + 1));
-  acc = _mm_add_epi64(acc, _mm_load_si128(p + 2));
-  return _mm_add_epi64(acc, _mm_load_si128(p + 3));
+// One 64-byte line read, streamed or stored as four SSE2 vectors. Reads sum into independent
+// accumulators, so that no chain of additions limits them.
+struct Sse2 {
+  static constexpr const char* kName = "sse2";
+  struct Acc {
+    __m128i a = _mm_setzero_si128(), b = a, c = a, d = a;
+  };
+  static void read(const char* at, Acc& s) {
+    const __m128i* p = reinterpret_cast<const __m128i*>(at);
+    s.a = _mm_add_epi64(s.a, _mm_load_si128(p));
+    s.b = _mm_add_epi64(s.b, _mm_load_si128(p + 1));
+    s.c = _mm_add_epi64(s.c, _mm_load_si128(p + 2));
+    s.d = _mm_add_epi64(s.d, _mm_load_si128(p + 3));
+  }
+  static long long sum(const Acc& s) {
+    return _mm_cvtsi128_si64(_mm_add_epi64(_mm_add_epi64(s.a, s.b), _mm_add_epi64(s.c, s.d)));
+  }
+  // Streaming (non-temporal) or ordinary stores of the line.
+  template <bool NonTemporal>
+  static void write(char* at) {
+    __m128i* p = reinterpret_cast<__m128i*>(at);
+    const __m128i v = _mm_set1_epi32(1);
+    for (int k = 0; k < 4; ++k) {
+      if constexpr (NonTemporal)
+        _mm_stream_si128(p + k, v);
+      else
+        _mm_store_si128(p + k, v);
+    }
+  }
+};
+
+// The three patterns of one run length (0: sequential) with lines moved by L; GB/s each.
+template <class L>
+struct Rates {
+  double read, nt, store;
+};
+template <class L>
+Rates<L> measure(char* buf, std::int64_t used, const Options& o, std::int64_t run) {
+  const auto walk = [&](auto f) {
+    if (run == 0)
+      for (std::int64_t at = 0; at < used; at += 64) f(buf + at);
+    else
+      each_run(buf, used, o.row_bytes, o.band, run, f);
+  };
+  Rates<L> r;
+  r.read = best_gbps(used, o.repeat, [&] {
+    typename L::Acc acc;
+    walk([&](char* at) { L::read(at, acc); });
+    g_sink = L::sum(acc);
+  });
+  r.nt = best_gbps(used, o.repeat, [&] {
+    walk([&](char* at) { L::template write<true>(at); });
+    _mm_sfence();
+  });
+  r.store = best_gbps(used, o.repeat, [&] { walk([&](char* at) { L::template write<false>(at); }); });
+  return r;
 }
-inline void stream_line(char* at, __m128i v) {
-  __m128i* p = reinterpret_cast<__m128i*>(at);
-  _mm_stream_si128(p, v);
-  _mm_stream_si128(p + 1, v);
-  _mm_stream_si128(p + 2, v);
-  _mm_stream_si128(p + 3, v);
-}
-inline void store_line(char* at, __m128i v) {
-  __m128i* p = reinterpret_cast<__m128i*>(at);
-  _mm_store_si128(p, v);
-  _mm_store_si128(p + 1, v);
-  _mm_store_si128(p + 2, v);
-  _mm_store_si128(p + 3, v);
-}
-void keep(__m128i acc) { g_sink = _mm_cvtsi128_si64(acc); }
 #endif
 
 }  // namespace
@@ -145,35 +184,14 @@ int main(int argc, char** argv) {
   std::printf("buffer %lld MiB, rows of %lld bytes, bands of %lld rows; GB/s one direction, best of %d\n",
               static_cast<long long>(o.mib), static_cast<long long>(o.row_bytes), static_cast<long long>(o.band),
               o.repeat);
-  const __m128i ones = _mm_set1_epi32(1);
-  const double read_seq = best_gbps(used, o.repeat, [&] {
-    __m128i acc = _mm_setzero_si128();
-    for (std::int64_t at = 0; at < used; at += 64) acc = read_line(buf + at, acc);
-    keep(acc);
-  });
-  const double nt_seq = best_gbps(used, o.repeat, [&] {
-    for (std::int64_t at = 0; at < used; at += 64) stream_line(buf + at, ones);
-    _mm_sfence();
-  });
-  const double st_seq = best_gbps(used, o.repeat, [&] {
-    for (std::int64_t at = 0; at < used; at += 64) store_line(buf + at, ones);
-  });
-  std::printf("%-12s %8s %8s %8s\n", "run (bytes)", "read", "write nt", "write");
-  std::printf("%-12s %8.1f %8.1f %8.1f\n", "sequential", read_seq, nt_seq, st_seq);
-  for (std::int64_t run = 64; run <= std::min<std::int64_t>(o.row_bytes, 8192); run *= 2) {
-    const double rd = best_gbps(used, o.repeat, [&] {
-      __m128i acc = _mm_setzero_si128();
-      each_run(buf, used, o.row_bytes, o.band, run, [&](char* at) { acc = read_line(at, acc); });
-      keep(acc);
-    });
-    const double nt = best_gbps(used, o.repeat, [&] {
-      each_run(buf, used, o.row_bytes, o.band, run, [&](char* at) { stream_line(at, ones); });
-      _mm_sfence();
-    });
-    const double st = best_gbps(used, o.repeat, [&] {
-      each_run(buf, used, o.row_bytes, o.band, run, [&](char* at) { store_line(at, ones); });
-    });
-    std::printf("%-12lld %8.1f %8.1f %8.1f\n", static_cast<long long>(run), rd, nt, st);
+  std::printf("%-12s %8s %8s %8s   (lines moved with %s)\n", "run (bytes)", "read", "write nt", "write",
+              Sse2::kName);
+  for (std::int64_t run = 0; run <= std::min<std::int64_t>(o.row_bytes, 8192); run = run ? run * 2 : 64) {
+    const Rates<Sse2> r = measure<Sse2>(buf, used, o, run);
+    if (run == 0)
+      std::printf("%-12s %8.1f %8.1f %8.1f\n", "sequential", r.read, r.nt, r.store);
+    else
+      std::printf("%-12lld %8.1f %8.1f %8.1f\n", static_cast<long long>(run), r.read, r.nt, r.store);
   }
   return 0;
 #endif
