@@ -15,19 +15,20 @@
 // vectors may reach higher absolute rates (Zen 5: sequential 64-byte streaming stores about 1.4x
 // these, docs/performance.md). GB/s counts the bytes once (one direction); the best of --repeat
 // passes per figure.
-// Buffers are 2 MiB-aligned and advised as transparent huge pages (as gentt_bench's).
+// The buffer is 2 MiB-aligned, advised as transparent huge pages and pre-faulted (buffer.h, as
+// gentt_bench's); the three patterns of a run length are timed interleaved (timing.h).
 //
 //   cmake --build build --target gentt_access_patterns && build/bench/gentt_access_patterns
-#include <sys/mman.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "buffer.h"
+#include "timing.h"
 
 #if defined(__x86_64__)
 #include <emmintrin.h>
@@ -56,31 +57,6 @@ std::int64_t parse(const char* flag, const char* text, std::int64_t lo) {
   const long long v = std::strtoll(text, &end, 10);
   if (!end || *end || v < lo) usage((std::string(flag) + ": expected an integer >= " + std::to_string(lo)).c_str());
   return v;
-}
-
-char* huge_buffer(std::size_t bytes) {
-  const std::size_t align = std::size_t{2} << 20;
-  const std::size_t size = (bytes + align - 1) / align * align;
-  void* p = mmap(nullptr, size + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) {
-    std::perror("gentt_access_patterns: mmap");
-    std::exit(1);
-  }
-  char* q = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(p) + align - 1) / align * align);
-  madvise(q, size, MADV_HUGEPAGE);
-  std::memset(q, 1, size);  // fault every page in
-  return q;
-}
-
-template <class F>
-double best_gbps(std::int64_t bytes, int repeat, F f) {
-  double best = 1e30;
-  for (int r = 0; r < repeat; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  return static_cast<double>(bytes) / best / 1e9;
 }
 
 #if defined(__x86_64__)
@@ -130,31 +106,37 @@ struct Sse2 {
   }
 };
 
-// The three patterns of one run length (0: sequential) with lines moved by L; GB/s each.
-template <class L>
+// The three patterns of one run length (0: sequential) with lines moved by L, interleaved
+// round by round; GB/s (one direction) of each one's fastest pass.
 struct Rates {
   double read, nt, store;
 };
 template <class L>
-Rates<L> measure(char* buf, std::int64_t used, const Options& o, std::int64_t run) {
+Rates measure(char* buf, std::int64_t used, const Options& o, std::int64_t run) {
   const auto walk = [&](auto f) {
     if (run == 0)
       for (std::int64_t at = 0; at < used; at += 64) f(buf + at);
     else
       each_run(buf, used, o.row_bytes, o.band, run, f);
   };
-  Rates<L> r;
-  r.read = best_gbps(used, o.repeat, [&] {
-    typename L::Acc acc;
-    walk([&](char* at) { L::read(at, acc); });
-    g_sink = L::sum(acc);
-  });
-  r.nt = best_gbps(used, o.repeat, [&] {
-    walk([&](char* at) { L::template write<true>(at); });
-    _mm_sfence();
-  });
-  r.store = best_gbps(used, o.repeat, [&] { walk([&](char* at) { L::template write<false>(at); }); });
-  return r;
+  gentt::bench::TimingOptions t;
+  t.warmup_calls = 0;  // calibration makes one untimed pass of each
+  t.samples = o.repeat;
+  t.min_sample_seconds = 0;  // one pass per sample
+  const std::vector<gentt::bench::Timing> times = gentt::bench::time_interleaved(
+      {[&] {
+         typename L::Acc acc;
+         walk([&](char* at) { L::read(at, acc); });
+         g_sink = L::sum(acc);
+       },
+       [&] {
+         walk([&](char* at) { L::template write<true>(at); });
+         _mm_sfence();
+       },
+       [&] { walk([&](char* at) { L::template write<false>(at); }); }},
+      t);
+  const auto gbps = [&](const gentt::bench::Timing& x) { return static_cast<double>(used) / x.min_seconds / 1e9; };
+  return {gbps(times[0]), gbps(times[1]), gbps(times[2])};
 }
 #endif
 
@@ -179,7 +161,8 @@ int main(int argc, char** argv) {
   std::printf("gentt_access_patterns: measures x86-64 only (SSE2 streaming stores); nothing measured\n");
   return 0;
 #else
-  char* buf = huge_buffer(static_cast<std::size_t>(bytes));
+  gentt::bench::Buffer buffer(static_cast<std::size_t>(bytes), 1);
+  char* buf = reinterpret_cast<char*>(buffer.data());
   const std::int64_t used = bytes / o.row_bytes * o.row_bytes;
   std::printf("buffer %lld MiB, rows of %lld bytes, bands of %lld rows; GB/s one direction, best of %d\n",
               static_cast<long long>(o.mib), static_cast<long long>(o.row_bytes), static_cast<long long>(o.band),
@@ -187,7 +170,7 @@ int main(int argc, char** argv) {
   std::printf("%-12s %8s %8s %8s   (lines moved with %s)\n", "run (bytes)", "read", "write nt", "write",
               Sse2::kName);
   for (std::int64_t run = 0; run <= std::min<std::int64_t>(o.row_bytes, 8192); run = run ? run * 2 : 64) {
-    const Rates<Sse2> r = measure<Sse2>(buf, used, o, run);
+    const Rates r = measure<Sse2>(buf, used, o, run);
     if (run == 0)
       std::printf("%-12s %8.1f %8.1f %8.1f\n", "sequential", r.read, r.nt, r.store);
     else
