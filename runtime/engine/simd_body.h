@@ -341,8 +341,9 @@ GENTT_SIMD_TARGET __attribute__((always_inline)) inline typename T::V load_in_wi
 // Tab body (index vectors in registers, one call per three-level run: run_full) float32 2^10
 // (3,5,6,2,0,4,9,7,1,8) 1.44x, (2,4,3,9,5,7,0,8,6,1) 1.17x, (1,9,8,5,0,4,2,7,6,3) 1.16x, 2^20
 // (7,1,19,16,...) 1.29x (Zen 3; median over 16 stack positions, median of 3 processes).
-template <class T, int RegBits, int Passes, bool Fixed = false, bool Tab = false>
+template <class T, int RegBits, int Passes, bool Fixed = false, bool Tab = false, bool HeldLast = false>
 struct LeanBody {
+  static_assert(!HeldLast || (Fixed && !Tab && Passes >= 2), "HeldLast: a Fixed body's last pass from index vectors");
   using V = typename T::V;
   static constexpr int R = 1 << RegBits;
   static constexpr int B = T::kBytes;
@@ -356,7 +357,9 @@ struct LeanBody {
   // pass s: the index vectors of registers 0 and 1 << s (not Fixed; Fixed keeps one, zero, so
   // that the body, which out-of-line calls copy into locals, does not carry 2 * Passes unused
   // vectors). Left uninitialized by the default constructor: run_lean sets them.
-  V pre[Fixed ? 1 : 2 * Passes];
+  // HeldLast: the last pass' two, the others fixed.
+  static constexpr int kPre = Fixed ? (HeldLast ? 2 : 1) : 2 * Passes;
+  V pre[kPre];
   bool full0 = false;  // program 0 loads and stores whole vectors (run_full may run)
   // Program 0's geometry and pass units, copied here: the body's stores through char* could
   // alias the tables, so values read from them are reloaded after every store.
@@ -380,7 +383,7 @@ struct LeanBody {
     b.stream = stream;
     b.ahead = ahead;
 #pragma GCC unroll 16
-    for (int i = 0; i < (Fixed ? 1 : 2 * Passes); ++i) b.pre[i] = pre[i];
+    for (int i = 0; i < kPre; ++i) b.pre[i] = pre[i];
     b.full0 = full0;
     b.load0 = load0;
     b.store0 = store0;
@@ -427,7 +430,8 @@ struct LeanBody {
     if constexpr (Fixed) {
       [&]<int... S>(std::integer_sequence<int, S...>) GENTT_SIMD_TARGET __attribute__((always_inline)) {
         (lane_pass<T, kFirstLane + S, R>(v, S), ...);
-      }(std::make_integer_sequence<int, Passes>{});
+      }(std::make_integer_sequence<int, HeldLast ? Passes - 1 : Passes>{});
+      if constexpr (HeldLast) held_pass<T, R>(v, Passes - 1, unit[Passes - 1], pre[0], pre[1]);
     } else {
 #pragma GCC unroll 8
       for (int s = 0; s < Passes; ++s) held_pass<T, R>(v, s, unit[s], pre[2 * s], pre[2 * s + 1]);
@@ -459,7 +463,7 @@ struct LeanBody {
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline void run_full(
       const char* in, char* out, std::int64_t nc, std::int64_t c_in, std::int64_t c_out, std::int64_t na,
       std::int64_t a_in, std::int64_t a_out, std::int64_t n, std::int64_t in_step, std::int64_t out_step) const {
-    if constexpr (Fixed || Tab)  // Tab: tab_full_blocks copies the body into locals itself
+    if constexpr ((Fixed && !HeldLast) || Tab)  // Tab: tab_full_blocks copies the body into locals itself
       full_runs(in, out, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
     else
       lean_full_runs(in, out, nc, c_in, c_out, na, a_in, a_out, n, in_step, out_step);
@@ -771,6 +775,27 @@ struct LeanBody {
     block_of(programs[program], in, out);
   }
 
+  // A uniform program's partial stores' form for store_bytes (T::part_store: AVX2), else 0.
+  GENTT_SIMD_TARGET __attribute__((always_inline)) static inline auto part_form(int store_bytes) {
+    if constexpr (requires { T::part_store(0); })
+      return T::part_store(store_bytes);
+    else
+      return 0;
+  }
+  // A uniform program's store of x at `at`: the whole vector, or its stored lanes (part, or the
+  // byte count and mask).
+  template <bool WholeStores, class P>
+  GENTT_SIMD_TARGET __attribute__((always_inline)) static inline void uniform_put(char* at, V x, const P& part,
+                                                                                int store_bytes,
+                                                                                unsigned long long store_mask) {
+    if constexpr (WholeStores)
+      T::store(at, x);
+    else if constexpr (requires { T::part_store(0); })
+      T::store_part(at, x, part);
+    else
+      T::store_part(at, x, store_bytes, store_mask);
+  }
+
   // na runs (a_in, a_out apart) of n blocks (in_step, out_step apart) of a uniform program u,
   // straight-line: the registers u does not load read the first
   // one it loads (their lanes are padding, never stored), those it does not store write a scratch
@@ -790,12 +815,7 @@ struct LeanBody {
     const unsigned long long load_mask = u.load_mask, store_mask = u.store_mask;
     const int load_bytes = u.load_bytes, store_bytes = u.store_bytes;
     const unsigned stores = u.stores;
-    [[maybe_unused]] const auto part = [&] {  // the partial stores' form, chosen once per call
-      if constexpr (requires { T::part_store(0); })
-        return T::part_store(store_bytes);
-      else
-        return 0;
-    }();
+    [[maybe_unused]] const auto part = part_form(store_bytes);  // chosen once per call
     int first = 0;  // the first register u loads (no std::countr_zero: tzcnt is outside the target)
     while (first < R - 1 && !((u.loads >> first) & 1)) ++first;
     const std::int64_t spare = off<false>(first, ls, ls2);
@@ -826,16 +846,133 @@ struct LeanBody {
         shuffles(v);
 #pragma GCC unroll 64
         for (int r = 0; r < R; ++r) {
-          char* at = (stores >> r) & 1 ? to + store_at[r] : scratch;
-          if constexpr (WholeStores)
-            T::store(at, v[r]);
-          else if constexpr (requires { T::part_store(0); })
-            T::store_part(at, v[r], part);
-          else
-            T::store_part(at, v[r], store_bytes, store_mask);
+          uniform_put<WholeStores>((stores >> r) & 1 ? to + store_at[r] : scratch, v[r], part, store_bytes, store_mask);
         }
       }
     }
+  }
+
+  // Whether the whole vector of every register in `loads` at its affine address (affine_at) lies
+  // inside the input window in every block of na runs (a_in apart) of n blocks (in_step apart)
+  // from in: the lowest and the highest such address (the offsets are affine in the counters).
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline bool registers_inside(unsigned loads, const char* in,
+                                                                              std::int64_t na, std::int64_t a_in,
+                                                                              std::int64_t n,
+                                                                              std::int64_t in_step) const {
+    if (in_window == 0 || loads == 0) return false;
+    std::int64_t lo = 0, hi = 0;
+    bool any = false;
+    for (int r = 0; r < R; ++r) {
+      if (!((loads >> r) & 1)) continue;
+      const std::int64_t at = affine_at<R>(r, ls, ls2);
+      lo = !any || at < lo ? at : lo;
+      hi = !any || at > hi ? at : hi;
+      any = true;
+    }
+    const std::int64_t along = (n - 1) * in_step, across = (na - 1) * a_in;
+    lo += (along < 0 ? along : 0) + (across < 0 ? across : 0);
+    hi += (along > 0 ? along : 0) + (across > 0 ? across : 0);
+    const char* first = in + load0;
+    return inside_window(first + lo, in_lo, in_window) && inside_window(first + hi, in_lo, in_window);
+  }
+
+  // uniform_run's blocks where registers_inside holds: the registers u loads load their whole
+  // vectors at their affine addresses (lanes past u's loaded bytes are padding, never stored, as
+  // load_in_window's whole vectors), the others are zero, and the registers u stores are written
+  // at affine addresses; each register's load and store under a branch (the same in every block:
+  // predicted). Each address is one x86 addressing form from a base per four registers
+  // (quad_bases) and the steps. uniform_run's per-register offsets from arrays in memory and its
+  // stores to a scratch vector for the registers u does not store cost more instructions than the
+  // shuffles: with this, float32 (6,10,12,14,9) (1,4,0,3,2) went from 0.44 to 0.59-0.61 of the
+  // generated kernel, HWC (224,224,3) (2,0,1) uint8 0.53 -> 0.69-0.74, float32 0.68 -> 0.75-0.77,
+  // (64,80,6) and (128,128,3) float32 0.55 -> 0.64-0.74 (AVX-512, Zen 5, processes alternating;
+  // docs/performance.md).
+  static constexpr int kQuads = H >= 4 ? H / 4 : 1;
+  // The bases of registers 0, 4, 8, 12 of a half (r % H) from p, register 0's: p + 4 * i * step,
+  // each made opaque to GCC by an empty asm, so that each is one lea per block and no register
+  // holds a multiple of the step for it (with offsets 5, 6, 7 times the step, GCC 12 kept those
+  // in vector registers and moved one back for every access of a 16-register block).
+  template <class P>
+  GENTT_SIMD_TARGET __attribute__((always_inline)) static inline void quad_bases(P p, std::int64_t step,
+                                                                                 P (&b)[kQuads]) {
+    b[0] = p;
+#pragma GCC unroll 4
+    for (int i = 1; i < kQuads; ++i) {
+      b[i] = p + 4 * i * step;
+      asm("" : "+r"(b[i]));
+    }
+  }
+  // Register r's address (r % H = m) from its half's quad_bases: base m / 4, then 0, 1, 2 or 3
+  // steps (step3 = 3 * step).
+  template <class P>
+  GENTT_SIMD_TARGET __attribute__((always_inline)) static inline P quad_addr(const P (&b)[kQuads], int m,
+                                                                            std::int64_t step, std::int64_t step3) {
+    const P base = b[(m >> 2) % kQuads];
+    switch (m & 3) {
+      case 0: return base;
+      case 1: return base + step;
+      case 2: return base + 2 * step;
+      default: return base + step3;
+    }
+  }
+  template <bool WholeStores>
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void uniform_affine_run(
+      const Uniform& u, const char* in, char* out, std::int64_t na, std::int64_t a_in, std::int64_t a_out,
+      std::int64_t n, std::int64_t in_step, std::int64_t out_step) const {
+    [[maybe_unused]] const unsigned long long store_mask = u.store_mask;
+    [[maybe_unused]] const int store_bytes = u.store_bytes;
+    [[maybe_unused]] const auto part = part_form(store_bytes);  // chosen once per call
+    const std::int64_t ls = this->ls, ls3 = 3 * this->ls, ls2 = this->ls2;
+    const std::int64_t ss = this->ss, ss3 = 3 * this->ss, ss2 = this->ss2;
+    for (; na > 0; --na, in += a_in, out += a_out) {
+      const char* from = in + load0;
+      char* to = out + store0;
+      for (std::int64_t k = n; k > 0; --k, from += in_step, to += out_step) {
+        const char* lq[2][kQuads];
+        quad_bases(from, ls, lq[0]);
+        if constexpr (R > 1) {
+          const char* from2 = from + ls2;
+          asm("" : "+r"(from2));
+          quad_bases(from2, ls, lq[1]);
+        }
+        // The loaded registers' mask, opaque in each block (as `stores` below).
+        unsigned loads = u.loads;
+        asm("" : "+r"(loads));
+        V v[R];
+#pragma GCC unroll 64
+        for (int r = 0; r < R; ++r) {
+          if (loads & (1u << r))
+            v[r] = T::load(quad_addr(lq[r / H % 2], r % H, ls, ls3));
+          else
+            v[r] = V{};
+          // In a register: GCC 12 otherwise loaded it again as the memory operand of a shuffle.
+          asm("" : "+v"(v[r]));
+        }
+        shuffles(v);
+        // The stored registers' mask, opaque in each block: GCC 12 otherwise spread its bits into
+        // a stack slot each, a load per register per block.
+        unsigned stores = u.stores;
+        asm("" : "+r"(stores));
+        char* sq[2][kQuads];
+        quad_bases(to, ss, sq[0]);
+        if constexpr (R > 1) {
+          char* to2 = to + ss2;
+          asm("" : "+r"(to2));
+          quad_bases(to2, ss, sq[1]);
+        }
+#pragma GCC unroll 64
+        for (int r = 0; r < R; ++r) {
+          if (!(stores & (1u << r))) continue;
+          uniform_put<WholeStores>(quad_addr(sq[r / H % 2], r % H, ss, ss3), v[r], part, store_bytes, store_mask);
+        }
+      }
+    }
+  }
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void uniform_affine_runs(
+      const Uniform& u, const char* in, char* out, std::int64_t na, std::int64_t a_in, std::int64_t a_out,
+      std::int64_t n, std::int64_t in_step, std::int64_t out_step) const {
+    if (u.store_bytes == B) return uniform_affine_run<true>(u, in, out, na, a_in, a_out, n, in_step, out_step);
+    uniform_affine_run<false>(u, in, out, na, a_in, a_out, n, in_step, out_step);
   }
 
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline void uniform_runs(const Uniform& u, const char* in, char* out,
@@ -843,6 +980,25 @@ struct LeanBody {
                                                                           std::int64_t a_out, std::int64_t n,
                                                                           std::int64_t in_step,
                                                                           std::int64_t out_step) const {
+    // Affine offsets (not Tab) on engines with masked access (AVX-512): runs whose registers lie
+    // inside the input, straight-line. Not on AVX2: there its HWC float32 cases ran at 0.5-0.7x
+    // of uniform_run (its 16 vector registers; Zen 5).
+    if constexpr (!Tab && requires { T::kMaskedAccess; }) {
+      if (registers_inside(u.loads, in, na, a_in, n, in_step))
+        return uniform_affine_runs(u, in, out, na, a_in, a_out, n, in_step, out_step);
+      // Where only the last run (or the last block) reaches past the input, the others still do.
+      if (na > 1 && registers_inside(u.loads, in, na - 1, a_in, n, in_step)) {
+        uniform_affine_runs(u, in, out, na - 1, a_in, a_out, n, in_step, out_step);
+        in += (na - 1) * a_in;
+        out += (na - 1) * a_out;
+        na = 1;
+      } else if (na == 1 && n > 1 && registers_inside(u.loads, in, 1, a_in, n - 1, in_step)) {
+        uniform_affine_runs(u, in, out, 1, a_in, a_out, n - 1, in_step, out_step);
+        in += (n - 1) * in_step;
+        out += (n - 1) * out_step;
+        n = 1;
+      }
+    }
     if (u.load_bytes == B) {
       if (u.store_bytes == B) return uniform_run<true, true>(u, in, out, na, a_in, a_out, n, in_step, out_step);
       return uniform_run<true, false>(u, in, out, na, a_in, a_out, n, in_step, out_step);
@@ -876,7 +1032,7 @@ struct LeanBody {
     // through uniform_block, whose per-register branches GCC kept on the stack, odd extents
     // (6,10,12,14,9) float32 (1,4,0,3,2) ran at 0.2-0.26 of the generated kernel (Zen 3).
     if (p.uniform && !stream) {
-      if constexpr (Fixed) {
+      if constexpr (Fixed && !HeldLast) {
         uniform_runs(uniform_of(p), in, out, na, a_in, a_out, n, in_step, out_step);
       } else {
         const LeanBody self = local_copy();  // the index vectors in locals (stores cannot alias them)
@@ -1194,7 +1350,7 @@ std::int64_t lean_ahead(const std::vector<WalkLoop>& loops) {
   }
 }
 
-template <class T, int RegBits, int Passes, bool Fixed, bool Tab = false>
+template <class T, int RegBits, int Passes, bool Fixed, bool Tab = false, bool HeldLast = false>
 GENTT_SIMD_TARGET void run_lean(const Data& d, const char* in, char* out, std::int64_t begin, std::int64_t end) {
   const auto [in_lo, in_window] = input_window<T>(d, in);
   const Program& full = d.programs.front();
@@ -1202,7 +1358,7 @@ GENTT_SIMD_TARGET void run_lean(const Data& d, const char* in, char* out, std::i
   // first (a 160-byte rep stos, slow to start on Zen 3), half of this function's own time in a
   // small call. Without it (Zen 3, AVX2, warm calls, best of 7 processes each): float32 8x8
   // transposed 1.29x, 16x16 1.16x, (8,8,8) reversed 1.19x, float64 8x8 1.22x.
-  LeanBody<T, RegBits, Passes, Fixed, Tab> body;
+  LeanBody<T, RegBits, Passes, Fixed, Tab, HeldLast> body;
   body.programs = d.programs.data();
   body.in_elem_bytes = d.in_elem_bytes;
   body.in_lo = in_lo;
@@ -1216,7 +1372,7 @@ GENTT_SIMD_TARGET void run_lean(const Data& d, const char* in, char* out, std::i
   body.ls2 = full.load_step2;
   body.ss = full.store_step;
   body.ss2 = full.store_step2;
-  if constexpr (Fixed) body.pre[0] = typename T::V{};
+  if constexpr (Fixed && !HeldLast) body.pre[0] = typename T::V{};
   std::memcpy(body.unit, full.pass_unit, sizeof body.unit);
   if constexpr (Tab) {  // bit_linear_registers' base and steps (SimdBlocks checked they hold)
     static_assert(RegBits <= kMaxLinearRegBits);
@@ -1234,14 +1390,15 @@ GENTT_SIMD_TARGET void run_lean(const Data& d, const char* in, char* out, std::i
       body.sb[b] = s;
     }
   }
-  if constexpr (!Fixed)
-    for (int s = 0; s < Passes; ++s) {
+  if constexpr (!Fixed || HeldLast)
+    for (int s = HeldLast ? Passes - 1 : 0; s < Passes; ++s) {
       // Byte passes with kGatherBytes vectors run that form (T has it: make_simd_tables made them).
       const bool gather = ((full.gather_passes >> s) & 1) != 0;
       if (gather) body.unit[s] = static_cast<unsigned char>(kGatherBytes);
       const unsigned char* index = (gather ? full.gather_index : full.index) + s * (1 << RegBits) * T::kBytes;
-      body.pre[2 * s] = T::load_index(index);
-      body.pre[2 * s + 1] = T::load_index(index + (1 << s) * T::kBytes);
+      const int at = HeldLast ? 0 : 2 * s;
+      body.pre[at] = T::load_index(index);
+      body.pre[at + 1] = T::load_index(index + (1 << s) * T::kBytes);
     }
   walk(d.loops.data(), static_cast<int>(d.loops.size()), begin, end, in, out, body);
   if (d.stream) T::fence();
@@ -1261,11 +1418,17 @@ RunFn pick_passes(int passes, bool butterfly) {
   return fn;
 }
 
-template <class T, int RegBits, bool Fixed, bool Tab>
+template <class T, int RegBits, bool Fixed, bool Tab, bool HeldLast = false>
 RunFn pick_lean_passes(int passes) {
   RunFn fn = nullptr;
   [&]<int... P>(std::integer_sequence<int, P...>) {
-    ((passes == P + 1 ? (fn = run_lean<T, RegBits, P + 1, Fixed, Tab>, 0) : 0), ...);
+    if constexpr (HeldLast)  // two passes and more
+      ([&] {
+        if constexpr (P >= 1)
+          if (passes == P + 1) fn = run_lean<T, RegBits, P + 1, true, false, true>;
+      }(), ...);
+    else
+      ((passes == P + 1 ? (fn = run_lean<T, RegBits, P + 1, Fixed, Tab>, 0) : 0), ...);
   }(std::make_integer_sequence<int, RegBits>{});
   return fn;
 }
@@ -1273,22 +1436,23 @@ RunFn pick_lean_passes(int passes) {
 // The lean run function (butterfly plans of 1..reg_bits passes), or nullptr past MaxRegBits;
 // Fixed: the one for plans whose passes are LeanBody's fixed lane exchanges; Tab: for register
 // offsets from per-bit steps (LeanBody's Tab).
-template <class T, int MaxRegBits, bool Fixed = false, bool Tab = false>
+template <class T, int MaxRegBits, bool Fixed = false, bool Tab = false, bool HeldLast = false>
 RunFn pick_lean(int reg_bits, int passes) {
   RunFn fn = nullptr;
   [&]<int... B>(std::integer_sequence<int, B...>) {
-    ((reg_bits == B + 1 ? (fn = pick_lean_passes<T, B + 1, Fixed, Tab>(passes), 0) : 0), ...);
+    ((reg_bits == B + 1 ? (fn = pick_lean_passes<T, B + 1, Fixed, Tab, HeldLast>(passes), 0) : 0), ...);
   }(std::make_integer_sequence<int, MaxRegBits>{});
   return fn;
 }
 
 // Whether every pass of the plan's program 0 is the plain exchange of byte-lane bit
-// log2(kBytes) - passes + s (LeanBody's Fixed form) and T has those forms.
+// log2(kBytes) - passes + s (LeanBody's Fixed form) and T has those forms; but_last: every pass
+// but the last (LeanBody's HeldLast).
 template <class T>
-bool fixed_lanes(const SimdTables& simd) {
+bool fixed_lanes(const SimdTables& simd, bool but_last = false) {
   const int first = std::countr_zero(static_cast<unsigned>(T::kBytes)) - simd.passes;
   if (first < 0) return false;
-  for (int s = 0; s < simd.passes; ++s) {
+  for (int s = 0; s < simd.passes - (but_last ? 1 : 0); ++s) {
     const int lane = first + s;
     if (simd.programs.front().pass_unit[s] != kButterflyLane + lane || ((butterfly_lanes<T>() >> lane) & 1) == 0)
       return false;
@@ -1388,7 +1552,15 @@ inline bool bit_linear_registers(const std::vector<std::int64_t>& off, const std
 // blocks on 4 KiB all-size-2 tensors, and lost to the generic body: 0.7-0.8x of it.)
 struct LeanFns {
   RunFn lean = nullptr, fixed = nullptr, fixed_tab = nullptr, tab = nullptr;
+  RunFn held_last = nullptr;  // the fixed forms but for the last pass (LeanBody's HeldLast)
 };
+
+// The most register bits of T's HeldLast lean bodies (T::kHeldLastRegBits; 0: none).
+template <class T>
+constexpr int held_last_reg_bits() {
+  if constexpr (requires { T::kHeldLastRegBits; }) return T::kHeldLastRegBits;
+  return 0;
+}
 
 // The fewest blocks of a plan (region) that runs the plain Tab body (SimdBlocks).
 inline constexpr std::int64_t kPlainTabMinBlocks = 8;
@@ -1489,7 +1661,8 @@ class SimdBlocks final : public PreparedBlocks {
     // of the generic body; of 8 blocks and more 0.98-2.2x, median 1.22x; Zen 3).
     const bool plain_tab = tab_ok && iterations_ >= kPlainTabMinBlocks;
     const RunFn lean_fn = tabled_ ? (plain_tab ? lean.tab : nullptr) : lean.lean;
-    const RunFn fixed_fn = tabled_ ? (tab_ok ? lean.fixed_tab : nullptr) : lean.fixed;
+    const RunFn fixed_fn = tabled_ ? (tab_ok ? lean.fixed_tab : nullptr) : lean.fixed ? lean.fixed : lean.held_last;
+    held_last_ = !tabled_ && !lean.fixed && lean.held_last;
     // Where the plan's passes have the fixed forms they run them, short innermost runs that end in
     // a tail included. AVX2 once kept the plain lean body for runs of fewer than 8 blocks with a
     // tail (17^6 float64 (3,2,5,0,1,4): 1.0 of the generated kernel against 0.87 then); since the
@@ -1510,7 +1683,7 @@ class SimdBlocks final : public PreparedBlocks {
     return tables_->describe(isa_, lean_ && !fixed_) +
            (data_.sink.fn ? ", each register's run through the row transform" : "") +
            (lean_ ? ", tail blocks as the full block's shuffles with masks (lean" +
-                        std::string(fixed_ ? "; full blocks in fixed forms" : "") +
+                        std::string(fixed_ ? (held_last_ ? "; full blocks in fixed forms but the last pass" : "; full blocks in fixed forms") : "") +
                         std::string(tabled_ ? "; register offsets from per-bit steps" : "") + ")"
                   : "");
   }
@@ -1521,6 +1694,7 @@ class SimdBlocks final : public PreparedBlocks {
   RunFn fn_;
   bool lean_ = false;
   bool fixed_ = false;
+  bool held_last_ = false;  // fixed_: the last pass from index vectors (LeanBody's HeldLast)
   bool tabled_ = false;  // program 0's register offsets are not affine_at's rule
   const char* isa_;
   std::int64_t iterations_ = 0;
@@ -1581,6 +1755,9 @@ std::unique_ptr<PreparedBlocks> prepare_simd(const BlockTables& tables, std::int
     }
   if constexpr (tabled_reg_bits<T>() > 0)
     if (simd->butterfly) lean.tab = pick_lean<T, tabled_reg_bits<T>(), false, true>(simd->reg_bits, simd->passes);
+  if constexpr (butterfly_lanes<T>() != 0 && held_last_reg_bits<T>() > 0)
+    if (simd->butterfly && !lean.fixed && simd->passes >= 2 && fixed_lanes<T>(*simd, true))
+      lean.held_last = pick_lean<T, held_last_reg_bits<T>(), true, false, true>(simd->reg_bits, simd->passes);
   const auto shared = std::make_shared<const SimdTables>(std::move(*simd));
   return over_regions(tables.loops, elem_bytes, out_bytes, options,
                       [&](const BlockLoops& loops, const PrepareOptions& o) -> std::unique_ptr<PreparedBlocks> {

@@ -373,6 +373,44 @@ TEST_CASE("permute: tail blocks as the full block's shuffles with their own mask
   if (gentt::cpu_supports("avx2")) CHECK(lean >= 4);
 }
 
+TEST_CASE("permute: AVX-512 runs padded blocks straight-line and the fixed forms with a last pass from index vectors", "[permute]") {
+  // Padded rows (uniform programs: every register moves the same lanes) whose registers lie
+  // inside the input run LeanBody::uniform_affine_run: whole loads at affine addresses, the
+  // registers the program skips (padding) zero and unstored; the others, and the runs whose
+  // padded registers reach past the input, uniform_run. Plans whose passes are the fixed lane
+  // exchanges but for the last (LeanBody's HeldLast: a padded row's last pass also closes its
+  // gaps) run the fixed forms with that pass from index vectors. Random shapes (seeded) that take
+  // the HeldLast body, HWC <-> CHW, odd extents; guard pages, 1-3 threads, parts inside runs.
+  std::mt19937_64 rng(2811261);
+  const std::vector<Case> cases = {
+      {{7, 9, 5, 11, 13}, {4, 3, 2, 1, 0}, 4}, {{6, 10, 12, 14, 9}, {1, 4, 0, 3, 2}, 4},
+      {{224, 224, 3}, {2, 0, 1}, 1},           {{224, 224, 3}, {2, 0, 1}, 4},
+      {{100, 300, 3}, {2, 0, 1}, 1},           {{8, 64, 64, 3}, {0, 3, 1, 2}, 4},
+      {{5, 49, 16}, {1, 2, 0}, 2},             {{4, 40, 65}, {1, 2, 0}, 4},
+      {{2, 6, 6, 8, 48}, {2, 3, 0, 4, 1}, 4},  {{6, 64, 12}, {2, 1, 0}, 4},
+      {{32, 5, 53, 2}, {0, 2, 1, 3}, 2},       {{5, 50, 28, 20}, {3, 2, 1, 0}, 4},
+      {{8, 41, 8, 34}, {1, 0, 3, 2}, 2},       {{10, 18, 6, 28, 6}, {3, 4, 1, 0, 2}, 4},
+      {{7, 24, 3, 11}, {3, 2, 1, 0}, 4},       {{12, 2, 5, 61, 15}, {4, 1, 3, 0, 2}, 4},
+      {{16, 15, 3, 32}, {1, 2, 3, 0}, 1},      {{5, 24, 64, 13}, {1, 2, 3, 0}, 1},
+      {{6, 5, 14, 64, 7}, {1, 3, 4, 2, 0}, 4}, {{12, 3, 3, 35, 35}, {2, 0, 3, 4, 1}, 8},
+  };
+  for (const char* isa : {"avx512", "avx512skx"}) {
+    if (!gentt::cpu_supports(isa)) {
+      WARN("this CPU cannot run " << isa << ": its padded blocks and HeldLast bodies are not checked here");
+      continue;
+    }
+    int held_last = 0;
+    for (const Case& c : cases) {
+      const std::string text = plan_text(c, isa);
+      INFO(isa << ": " << text);
+      held_last += text.find("full blocks in fixed forms but the last pass") != std::string::npos;
+      for (int threads : {1, 2, 3}) check_contiguous(c, isa, threads, rng);
+    }
+    INFO(isa);
+    CHECK(held_last >= 12);
+  }
+}
+
 TEST_CASE("permute: plain lean bodies run whole runs of full blocks (run_full without fixed forms)", "[permute]") {
   // Plans whose passes are not all plain lane exchanges (a dword or byte pass among them) with
   // whole-vector blocks: their full blocks go through LeanBody::run_full, three loops at a time
