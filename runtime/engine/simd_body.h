@@ -77,6 +77,9 @@ struct Program {
   unsigned uniform_loads = 0, uniform_stores = 0;  // bit r: register r loads / stores
   std::int32_t uniform_load_bytes = 0, uniform_store_bytes = 0;
   unsigned long long uniform_load_mask = 0, uniform_store_mask = 0;
+  // The lowest and the highest offset from program 0's first load (affine_at with its steps) of
+  // the registers a uniform program loads (LeanBody::registers_inside), set once per plan.
+  std::int64_t uniform_load_lo = 0, uniform_load_hi = 0;
 };
 
 struct Data {
@@ -730,10 +733,11 @@ struct LeanBody {
     unsigned loads, stores;
     int load_bytes, store_bytes;
     unsigned long long load_mask, store_mask;
+    std::int64_t load_lo, load_hi;
   };
   static Uniform uniform_of(const Program& p) {
-    return {p.uniform_loads, p.uniform_stores, p.uniform_load_bytes, p.uniform_store_bytes, p.uniform_load_mask,
-            p.uniform_store_mask};
+    return {p.uniform_loads,     p.uniform_stores,     p.uniform_load_bytes, p.uniform_store_bytes,
+            p.uniform_load_mask, p.uniform_store_mask, p.uniform_load_lo,    p.uniform_load_hi};
   }
 
   // One block of a uniform program u (Program::uniform): program 0's addresses and shuffles, the
@@ -852,23 +856,18 @@ struct LeanBody {
     }
   }
 
-  // Whether the whole vector of every register in `loads` at its affine address (affine_at) lies
+  // Whether the whole vector of every register u loads at its affine address (affine_at) lies
   // inside the input window in every block of na runs (a_in apart) of n blocks (in_step apart)
-  // from in: the lowest and the highest such address (the offsets are affine in the counters).
-  GENTT_SIMD_TARGET __attribute__((always_inline)) inline bool registers_inside(unsigned loads, const char* in,
+  // from in: the lowest and the highest such address (the offsets are affine in the counters;
+  // u's lowest and highest register offsets are the plan's, Program::uniform_load_lo and _hi:
+  // computed here per call, they were about a tenth of float32 (7,9,5,11,13) reversed, whose runs
+  // of 4 blocks and a tail make 2 calls per 5 blocks).
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline bool registers_inside(const Uniform& u, const char* in,
                                                                               std::int64_t na, std::int64_t a_in,
                                                                               std::int64_t n,
                                                                               std::int64_t in_step) const {
-    if (in_window == 0 || loads == 0) return false;
-    std::int64_t lo = 0, hi = 0;
-    bool any = false;
-    for (int r = 0; r < R; ++r) {
-      if (!((loads >> r) & 1)) continue;
-      const std::int64_t at = affine_at<R>(r, ls, ls2);
-      lo = !any || at < lo ? at : lo;
-      hi = !any || at > hi ? at : hi;
-      any = true;
-    }
+    if (in_window == 0 || u.loads == 0) return false;
+    std::int64_t lo = u.load_lo, hi = u.load_hi;
     const std::int64_t along = (n - 1) * in_step, across = (na - 1) * a_in;
     lo += (along < 0 ? along : 0) + (across < 0 ? across : 0);
     hi += (along > 0 ? along : 0) + (across > 0 ? across : 0);
@@ -984,15 +983,15 @@ struct LeanBody {
     // inside the input, straight-line. Not on AVX2: there its HWC float32 cases ran at 0.5-0.7x
     // of uniform_run (its 16 vector registers; Zen 5).
     if constexpr (!Tab && requires { T::kMaskedAccess; }) {
-      if (registers_inside(u.loads, in, na, a_in, n, in_step))
+      if (registers_inside(u, in, na, a_in, n, in_step))
         return uniform_affine_runs(u, in, out, na, a_in, a_out, n, in_step, out_step);
       // Where only the last run (or the last block) reaches past the input, the others still do.
-      if (na > 1 && registers_inside(u.loads, in, na - 1, a_in, n, in_step)) {
+      if (na > 1 && registers_inside(u, in, na - 1, a_in, n, in_step)) {
         uniform_affine_runs(u, in, out, na - 1, a_in, a_out, n, in_step, out_step);
         in += (na - 1) * a_in;
         out += (na - 1) * a_out;
         na = 1;
-      } else if (na == 1 && n > 1 && registers_inside(u.loads, in, 1, a_in, n - 1, in_step)) {
+      } else if (na == 1 && n > 1 && registers_inside(u, in, 1, a_in, n - 1, in_step)) {
         uniform_affine_runs(u, in, out, 1, a_in, a_out, n - 1, in_step, out_step);
         in += (n - 1) * in_step;
         out += (n - 1) * out_step;
@@ -1642,6 +1641,19 @@ class SimdBlocks final : public PreparedBlocks {
       data_.programs.push_back(p);
     }
     const Program& full = data_.programs.front();
+    // Program::uniform_load_lo and _hi: affine_at's offsets under program 0's steps.
+    for (Program& p : data_.programs) {
+      if (!p.uniform) continue;
+      const int regs = 1 << tables_->reg_bits, half = regs > 1 ? regs / 2 : 1;
+      bool any = false;
+      for (int r = 0; r < regs && r < 32; ++r) {
+        if (!((p.uniform_loads >> r) & 1)) continue;
+        const std::int64_t at = (r % half) * full.load_step + (r / half) * full.load_step2;
+        p.uniform_load_lo = !any || at < p.uniform_load_lo ? at : p.uniform_load_lo;
+        p.uniform_load_hi = !any || at > p.uniform_load_hi ? at : p.uniform_load_hi;
+        any = true;
+      }
+    }
     // All-size-2 tensors mostly have register offsets outside affine_at's rule: through the
     // generic body's per-block dispatch their 4 KiB float32 cases ran at 0.24-0.4 of the
     // generated kernel (Zen 3).
