@@ -858,10 +858,10 @@ struct LeanBody {
 
   // Whether the whole vector of every register u loads at its affine address (affine_at) lies
   // inside the input window in every block of na runs (a_in apart) of n blocks (in_step apart)
-  // from in: the lowest and the highest such address (the offsets are affine in the counters;
-  // u's lowest and highest register offsets are the plan's, Program::uniform_load_lo and _hi:
-  // computed here per call, they were about a tenth of float32 (7,9,5,11,13) reversed, whose runs
-  // of 4 blocks and a tail make 2 calls per 5 blocks).
+  // from in: the lowest and the highest such address (the offsets are affine in the counters).
+  // u's lowest and highest register offsets come with the plan (Program::uniform_load_lo and
+  // _hi): computed in each call, a loop over the registers, they took about a tenth of the time
+  // of float32 (7,9,5,11,13) reversed, whose runs of 4 blocks and a tail make 2 calls per 5 blocks.
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline bool registers_inside(const Uniform& u, const char* in,
                                                                               std::int64_t na, std::int64_t a_in,
                                                                               std::int64_t n,
