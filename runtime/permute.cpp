@@ -153,9 +153,21 @@ const char* engine_isa_name(EngineIsa isa) {
 // The vector width an engine's plans are made for.
 std::int64_t vector_bytes(EngineIsa isa) { return isa == EngineIsa::avx2 ? 32 : 64; }
 
+// GENTT_NO_SIMD_ENGINES (CMake option GENTT_RUNTIME_SIMD_ENGINES=OFF): the library was built
+// without its AVX2 and AVX-512 block engines; every plan runs the portable engine.
+#if defined(GENTT_NO_SIMD_ENGINES)
+constexpr bool kSimdEngines = false;
+#else
+constexpr bool kSimdEngines = true;
+#endif
+
 EngineIsa resolve_isa(const std::string& isa) {
+  if (!kSimdEngines && (isa == "avx512" || isa == "avx512skx" || isa == "avx2"))
+    throw Error("isa", "this gentt runtime was built without its SIMD engines (GENTT_RUNTIME_SIMD_ENGINES=OFF): " +
+                           isa + " is not available; use \"auto\" or \"scalar\"");
   if (isa == "auto")
-    return cpu_supports("avx512")      ? EngineIsa::avx512
+    return !kSimdEngines                 ? EngineIsa::scalar
+           : cpu_supports("avx512")    ? EngineIsa::avx512
            : cpu_supports("avx512skx") ? EngineIsa::avx512skx
            : cpu_supports("avx2")      ? EngineIsa::avx2
                                        : EngineIsa::scalar;

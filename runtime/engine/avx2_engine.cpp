@@ -20,7 +20,7 @@
 #include "runtime/engine/regions.h"
 #include "runtime/engine/simd_tables.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(GENTT_NO_SIMD_ENGINES)
 #include <immintrin.h>
 
 #define GENTT_SIMD_TARGET __attribute__((target("avx2")))
@@ -255,7 +255,7 @@ std::unique_ptr<PreparedBlocks> prepare_avx2(const BlockTables& tables, std::int
 
 }  // namespace gentt::engine
 
-#else  // not x86-64: no AVX2 engine
+#else  // not x86-64, or GENTT_RUNTIME_SIMD_ENGINES=OFF: no AVX2 engine
 
 namespace gentt::engine {
 std::unique_ptr<PreparedBlocks> prepare_avx2(const BlockTables&, std::int64_t, const PrepareOptions&) {

@@ -18,7 +18,7 @@
 #include "runtime/engine/regions.h"
 #include "runtime/engine/simd_tables.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(GENTT_NO_SIMD_ENGINES)
 #include <immintrin.h>
 
 #define GENTT_SIMD_TARGET __attribute__((target("avx512f,avx512bw,avx512vl")))
@@ -42,7 +42,7 @@ std::unique_ptr<PreparedBlocks> prepare_avx512(const BlockTables& tables, std::i
 
 }  // namespace gentt::engine
 
-#else  // not x86-64: no AVX-512 engine
+#else  // not x86-64, or GENTT_RUNTIME_SIMD_ENGINES=OFF: no AVX-512 engine
 
 namespace gentt::engine {
 std::unique_ptr<PreparedBlocks> prepare_avx512(const BlockTables&, std::int64_t, const PrepareOptions&, bool) {

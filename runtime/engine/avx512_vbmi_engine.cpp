@@ -17,7 +17,7 @@
 #include "runtime/engine/regions.h"
 #include "runtime/engine/simd_tables.h"
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(GENTT_NO_SIMD_ENGINES)
 #include <immintrin.h>
 
 #define GENTT_SIMD_TARGET __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
@@ -41,7 +41,7 @@ std::unique_ptr<PreparedBlocks> prepare_avx512_vbmi(const BlockTables& tables, s
 
 }  // namespace gentt::engine
 
-#else  // not x86-64
+#else  // not x86-64, or GENTT_RUNTIME_SIMD_ENGINES=OFF
 
 namespace gentt::engine {
 std::unique_ptr<PreparedBlocks> prepare_avx512_vbmi(const BlockTables&, std::int64_t, const PrepareOptions&) {
