@@ -10,11 +10,18 @@
 //   struct Line; static Line load_line(const char*);
 //   static void stream_line(char*, Line) (64-byte aligned): one 64-byte line in registers.
 
+// The lines of the n bytes at `at` into the cache (RowGeometry::ahead, ahead_bytes).
+__attribute__((always_inline)) inline void prefetch_row(const char* at, std::int64_t n) {
+  for (std::int64_t b = 0; b < n; b += 64) __builtin_prefetch(at + b, 0, 3);
+  __builtin_prefetch(at + n - 1, 0, 3);  // the last line, where the row ends past a line start
+}
+
 // One row (piece) per walk iteration; program 1: a row's last piece.
 template <class T, bool Stream>
 struct RowCopy {
   RowGeometry g;
   GENTT_WALK_TARGET __attribute__((always_inline)) inline void operator()(int program, const char* in, char* out) const {
+    if (g.ahead) prefetch_row(in + g.ahead, g.ahead_bytes);  // rows of one piece only (row_prefetch_ahead)
     if constexpr (Stream)
       T::stream(in, out, program ? g.last_in : g.piece_in);
     else
@@ -32,6 +39,8 @@ struct RowGroupCopy {
   GENTT_WALK_TARGET __attribute__((always_inline)) inline void operator()(int program, const char* in, char* out) const {
     const std::int64_t n = g.piece_in, is = g.group_in, os = g.group_out;
     const int rows = program ? g.group_rest : g.group;
+    if (g.ahead)
+      for (int r = 0; r < rows; ++r) prefetch_row(in + r * is + g.ahead, g.ahead_bytes);
     if constexpr (Stream) {
       const std::int64_t head = static_cast<std::int64_t>((64 - (reinterpret_cast<std::uintptr_t>(out) & 63)) & 63);
       if (rows == kMaxRowGroup && (os & 63) == 0 && n >= head + 64) {
@@ -81,6 +90,9 @@ class RowBlocks final : public PreparedBlocks {
     if (g_.group > 1) text += ", " + std::to_string(g_.group) + " rows at a time";
     if (sink_.fn) text += ", each through the row transform";
     if (stream_) text += ", streaming stores for the whole lines of each row";
+    if (g_.ahead)
+      text += ", each row prefetching " + std::to_string(g_.ahead_bytes) + " bytes from " + std::to_string(g_.ahead) +
+              " past it (the rows' next steps)";
     return text;
   }
 

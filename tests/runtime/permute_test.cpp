@@ -650,6 +650,37 @@ TEST_CASE("permute: kept innermost axes move whole rows (row engine)", "[permute
   }
 }
 
+TEST_CASE("permute: the AVX-512 row engine prefetches the next steps of short rows far apart", "[permute]") {
+  if (!gentt::cpu_supports("avx512skx")) {
+    WARN("this CPU lacks AVX-512 F/BW/VL: the AVX-512 row engine's prefetch is not checked here");
+    return;
+  }
+  std::mt19937_64 rng(2811);
+  // Rows of 136, 130 and 256 bytes whose innermost loop jumps 40 KiB-1 MiB and whose next loop
+  // continues them (runtime/engine/row_copy_isa.h: row_prefetch_ahead); 4.4-37 MiB, the cached
+  // walks and the streaming one (groups of rows, 37 MiB).
+  const std::vector<Case> far = {
+      {{120, 300, 17}, {1, 0, 2}, 8},
+      {{10, 10, 10, 10, 10, 17}, {3, 1, 4, 2, 0, 5}, 8},
+      {{70, 500, 130}, {1, 0, 2}, 1},
+      {{8, 28, 28, 48, 32}, {1, 3, 2, 0, 4}, 4},
+  };
+  for (const Case& c : far) {
+    const std::string text = plan_text(c, "avx512");
+    INFO(text);
+    CHECK(text.find("row engine") != std::string::npos);
+    CHECK(text.find("each row prefetching") != std::string::npos);
+    for (int threads : {1, 2}) check_contiguous(c, "avx512", threads, rng);
+  }
+  // In cache the prefetches only cost: none below 4 MiB.
+  const Case near{{70, 50, 130}, {1, 0, 2}, 1};
+  const std::string text = plan_text(near, "avx512");
+  INFO(text);
+  CHECK(text.find("row engine") != std::string::npos);
+  CHECK(text.find("prefetching") == std::string::npos);
+  check_contiguous(near, "avx512", 1, rng);
+}
+
 TEST_CASE("permute: describe() names the streaming walk's row limit where it shaped the loops", "[permute]") {
   // TTC's (32,15,15,15,15,32) float32 reversed (198 MiB; planning allocates nothing): the walk
   // from the block outwards reads 16 rows on before the output rows' next chunk (ir/loops.h).
