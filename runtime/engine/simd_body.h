@@ -103,11 +103,16 @@ inline constexpr int kPrefetchLocalityOf = [] {
     return 3;
 }();
 
-// Register r's offset from the block's first under Program's two-step affine rule.
+// Register r's offset from the block's first under Program's two-step affine rule, in a block of
+// `regs` registers: step between the registers of each half, step2 between the halves.
+__attribute__((always_inline)) inline std::int64_t affine_offset(int r, int regs, std::int64_t step,
+                                                                 std::int64_t step2) {
+  const int half = regs > 1 ? regs / 2 : 1;
+  return (r % half) * step + (r / half) * step2;
+}
 template <int R>
 __attribute__((always_inline)) inline std::int64_t affine_at(int r, std::int64_t step, std::int64_t step2) {
-  constexpr int H = R > 1 ? R / 2 : 1;
-  return (r % H) * step + (r / H) * step2;
+  return affine_offset(r, R, step, step2);
 }
 
 // The j-th register a block's streaming stores write where registers h and h + H are the two
@@ -1501,7 +1506,8 @@ inline bool affine_registers(const std::vector<std::int64_t>& off, const std::ve
   }
   *base = off[first] - pos(first) * *step - hi(first) * *step2;
   for (std::size_t r = 0; r < n; ++r)
-    if (bytes[r] != 0 && off[r] != *base + pos(r) * *step + hi(r) * *step2) return false;
+    if (bytes[r] != 0 && off[r] != *base + affine_offset(static_cast<int>(r), static_cast<int>(n), *step, *step2))
+      return false;
   return true;
 }
 
@@ -1644,11 +1650,11 @@ class SimdBlocks final : public PreparedBlocks {
     // Program::uniform_load_lo and _hi: affine_at's offsets under program 0's steps.
     for (Program& p : data_.programs) {
       if (!p.uniform) continue;
-      const int regs = 1 << tables_->reg_bits, half = regs > 1 ? regs / 2 : 1;
+      const int regs = 1 << tables_->reg_bits;
       bool any = false;
       for (int r = 0; r < regs && r < 32; ++r) {
         if (!((p.uniform_loads >> r) & 1)) continue;
-        const std::int64_t at = (r % half) * full.load_step + (r / half) * full.load_step2;
+        const std::int64_t at = affine_offset(r, regs, full.load_step, full.load_step2);
         p.uniform_load_lo = !any || at < p.uniform_load_lo ? at : p.uniform_load_lo;
         p.uniform_load_hi = !any || at > p.uniform_load_hi ? at : p.uniform_load_hi;
         any = true;
