@@ -657,6 +657,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
       engine::PrepareOptions tile_options;  // whole-vector loads inside the tile's input region
       tile_options.in_hi = a->span_elements * elem_bytes;
       tile_options.prefetch_ahead = a->walk.loops[a->level - 1].in_stride * elem_bytes;
+      tile_options.cached_tile = true;
       const TileChoice untiled;
       TileChoice chunked;  // plan_chunked_assembly's nests: whole tiles first, then the remainders
       chunked.regions = a->regions;

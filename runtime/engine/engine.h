@@ -47,6 +47,12 @@ struct PrepareOptions {
   // into L2): the next tile's region of an assembled walk (ir/assembly.h). 0: the engine's own
   // rule (AVX2 only, simd_body.h's lean_ahead).
   std::int64_t prefetch_ahead = 0;
+  // The walk of one tile of an assembled walk (ir/assembly.h): each call reads one tile's input
+  // region (at most kAssemblyMaxTileBytes, prefetched by the tile before) and writes the tile's
+  // buffer, both in cache. Its runs of blocks that end in a tail block are then batched over the
+  // loop above them whatever that loop's step (walk.h's kTailBatchStepBytes guards walks over
+  // memory, where a batch's tail blocks would read its lines again from far away).
+  bool cached_tile = false;
 };
 
 // nullptr when this engine cannot run the tables (element size, lanes); the caller falls back.

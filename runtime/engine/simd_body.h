@@ -90,6 +90,7 @@ struct Data {
   std::int64_t in_elem_bytes = 0;
   std::int64_t in_lo = 0, in_hi = 0;  // PrepareOptions::in_lo, in_hi
   std::int64_t prefetch_ahead = 0;    // PrepareOptions::prefetch_ahead
+  bool cached_tile = false;           // PrepareOptions::cached_tile
 };
 
 // __builtin_prefetch's locality for T's prefetches: T::kPrefetchLocality, else 3 (into L1). A
@@ -369,6 +370,9 @@ struct LeanBody {
   static constexpr int kPre = Fixed ? (HeldLast ? 2 : 1) : 2 * Passes;
   V pre[kPre];
   bool full0 = false;  // program 0 loads and stores whole vectors (run_full may run)
+  // Data::cached_tile: walk batches runs that end in a tail over the loop above them whatever its
+  // step (read by walk only, not copied by local_copy).
+  bool batch_any_step = false;
   // Program 0's geometry and pass units, copied here: the body's stores through char* could
   // alias the tables, so values read from them are reloaded after every store.
   std::int64_t load0 = 0, store0 = 0, ls = 0, ls2 = 0, ss = 0, ss2 = 0;
@@ -1369,6 +1373,7 @@ GENTT_SIMD_TARGET void run_lean(const Data& d, const char* in, char* out, std::i
   body.in_window = in_window;
   body.stream = d.stream;
   body.ahead = d.prefetch_ahead ? d.prefetch_ahead : lean_ahead<T>(d.loops);
+  body.batch_any_step = d.cached_tile;
   body.full0 = full.full_loads && full.full_stores;
   body.load0 = full.load_base;
   body.store0 = full.store_base;
@@ -1597,6 +1602,7 @@ class SimdBlocks final : public PreparedBlocks {
     data_.in_lo = options.in_lo;
     data_.in_hi = options.in_hi;
     data_.prefetch_ahead = options.prefetch_ahead;
+    data_.cached_tile = options.cached_tile;
     data_.loops = std::move(loops);
     iterations_ = walk_iterations(data_.loops);
     data_.stream = stream;

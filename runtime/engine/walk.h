@@ -25,8 +25,8 @@ struct WalkLoop {
 // Runs of b at most this long that end in a tail block are batched (walk, run_full).
 inline constexpr std::int64_t kShortTailRunBlocks = 4;
 // Where a ends in a tail chunk, the iterations of the loop c above it are taken in one call only
-// where c steps at most kTailBatchStepBytes in the input and in the output, and at most as many
-// as span kTailBatchSpanBytes (walk).
+// where c steps at most kTailBatchStepBytes in the input and in the output (any step in a cached
+// tile: PrepareOptions::cached_tile), and at most as many as span kTailBatchSpanBytes (walk).
 inline constexpr std::int64_t kTailBatchStepBytes = 1024;
 inline constexpr std::int64_t kTailBatchSpanBytes = std::int64_t{64} << 10;
 // A batch of runs of b that end in a tail block spans at most this much input (walk): its tail
@@ -195,11 +195,17 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
           // 136 bytes on both sides: 0.60 -> 0.81 of the generated kernel. 15^6 float64
           // (0,3,1,2,5,4), c stepping 27000 input bytes: 0.70 -> 0.51 over all 225 iterations of
           // c at once, 0.52 two at a time, so it keeps a call per run.
+          // A body that walks one cached tile (batch_any_step: PrepareOptions::cached_tile) has
+          // all of c's lines in cache: there a call per run only cost its overhead (15^6 float64
+          // (0,1,3,5,2,4): tiles of 15 x 2 x 2 blocks, c stepping 1800 and 2040 bytes; 1.38-1.69x
+          // on the TTLG cases with such tiles, Zen 5).
+          bool any_step = false;
+          if constexpr (requires { block.batch_any_step; }) any_step = block.batch_any_step;
           if (a_tail) {
             const std::int64_t in_span = c.in_step < 0 ? -c.in_step : c.in_step;
             const std::int64_t out_span = c.out_step < 0 ? -c.out_step : c.out_step;
             const std::int64_t step = in_span > out_span ? in_span : out_span;
-            if (step > kTailBatchStepBytes) nc = 1;
+            if (step > kTailBatchStepBytes && !any_step) nc = 1;
             else if (step > 0 && nc > kTailBatchSpanBytes / step) nc = kTailBatchSpanBytes / step;
           }
           if (nc > 1) {

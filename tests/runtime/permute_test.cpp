@@ -478,18 +478,23 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
   }
   // Output lines assembled across tiles (ir/assembly.h, AVX-512 and AVX2 engines): 34 MiB whose output
   // rows of 136 bytes are off the lines; each tile reads 39304 contiguous input bytes and writes
-  // 136 bytes to each of 289 streams, which the chain loop (51 iterations) continues. Whole tiles,
-  // the partial ones at the ends of parts (threads, execute_part), out on a line and off it.
+  // 136 bytes to each of 289 streams, which the chain loop (51 iterations) continues. And 87 MiB
+  // in tiles of 15 x 2 x 2 blocks (27000 input bytes) whose loop above the tail runs steps 1800
+  // and 2040 bytes: the tile walk batches the tail runs over it all the same
+  // (PrepareOptions::cached_tile). Whole tiles, the partial ones at the ends of parts (threads,
+  // execute_part), out on a line and off it.
   {
     const Case chained{{3, 17, 17, 17, 17, 17}, {2, 5, 4, 0, 1, 3}, 8};
-    for (const char* isa : {"auto", "avx2"}) {
-      if (!gentt::cpu_supports(isa) && std::string(isa) != "auto") continue;
-      const std::string text = plan_text(chained, isa);
-      INFO(text);
-      if (gentt::cpu_supports("avx2"))
-        CHECK(text.find("output lines assembled across tiles: ") != std::string::npos);
-      for (int threads : {1, 3}) check_contiguous(chained, isa, threads, rng);
-    }
+    const Case batched{{15, 15, 15, 15, 15, 15}, {0, 1, 3, 5, 2, 4}, 8};
+    for (const Case* c : {&chained, &batched})
+      for (const char* isa : {"auto", "avx2"}) {
+        if (!gentt::cpu_supports(isa) && std::string(isa) != "auto") continue;
+        const std::string text = plan_text(*c, isa);
+        INFO(text);
+        if (gentt::cpu_supports("avx2"))
+          CHECK(text.find("output lines assembled across tiles: ") != std::string::npos);
+        for (int threads : {1, 3}) check_contiguous(*c, isa, threads, rng);
+      }
   }
   // A kept axis of 120-byte rows whose input neighbour (axis 4, canonical axis 3) output order
   // would reach only after 1.2 MB of output (ir/row_order.h): the cached walk (the generated
