@@ -43,11 +43,11 @@ constexpr int kMaxThreads = 1024;
 // The run-time AVX-512 engine's assembled walks (ir/assembly.h) take tiles of at least this many
 // input bytes; the generated kernels take kAssemblyMinTileBytes (2 KiB), whose tiles of a few
 // blocks cost the engine its per-tile calls more than the kernel's inlined nest. Zen 5, against
-// 2 KiB, each process both (docs/performance.md): 17^6 float64 with 17 x 17 tiles (3 x 3 blocks,
-// 5 of them tails) -> 17^3 tiles 1.24-1.61x on the 7 TTLG cases; 12 of 13 random large problems
-// that change 1.02-1.85x (most leave the assembled walk), one 0.96x; llc uint8 (36,6,41,66,35)
-// (4,2,1,0,3) 0.75-0.79x and uint16 (72,27,4,57,22) (0,2,1,4,3) 0.75-0.93x. 8 KiB ranged
-// 0.68-2.16x against 4 KiB: the tile's size wants a cost model (issue 8).
+// 2 KiB, the 29 problems of the bench sets and of 600 random large ones that change
+// (docs/performance.md): median 1.09x; 17^6 float64 with 17 x 17 tiles (3 x 3 blocks, 5 of them
+// tails) -> 17^3 tiles 1.17-1.88x; losses of 0.75-0.79x on four, three of them problems that leave
+// the assembled walk (uint8 (181,154,25,109) (1,0,3,2)). 8 KiB ranged 0.68-2.16x against 4 KiB:
+// the tile's size wants a cost model (issue 8).
 constexpr std::int64_t kRuntimeAssemblyMinTileBytes = std::int64_t{4} << 10;
 
 // A plan's description, written with << as into a stream but appended to a string: a
@@ -642,8 +642,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   std::optional<BlockLoops> assembled_walk;
   if (simd_engine && !impl->transform && in_contiguous && out_contiguous && out_total >= kStageMinBytes) {
     // The engines' run of a tile costs more than the generated kernel's (a call through the walk,
-    // calls for its tail runs): tiles of at least kRuntimeAssemblyMinTileBytes. The AVX2 engine's
-    // tiles of at least 16 KiB (17^6 float64 (2,0,5,3,1,4), tiles of 2312 bytes -> 39304: 0.49 ->
+    // calls for its tail runs): tiles of at least kRuntimeAssemblyMinTileBytes on AVX-512, of at
+    // least 16 KiB on AVX2 (17^6 float64 (2,0,5,3,1,4), tiles of 2312 bytes -> 39304: 0.49 ->
     // 0.63 of the generated AVX-512 kernel; (3,2,5,0,1,4) 0.52 -> 0.59; Zen 4).
     const std::int64_t min_tile = is_avx512(isa) ? kRuntimeAssemblyMinTileBytes : std::int64_t{16} << 10;
     // The generated kernels' order (ir/assembly.h's choose_assembly): whole axes, a strided tile
