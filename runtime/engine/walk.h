@@ -197,7 +197,7 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
           // c at once, 0.52 two at a time, so it keeps a call per run.
           // A body that walks one cached tile (batch_any_step: PrepareOptions::cached_tile) has
           // all of c's lines in cache: there a call per run only cost its overhead (15^6 float64
-          // (0,1,3,5,2,4): tiles of 15 x 2 x 2 blocks, c stepping 1800 and 2040 bytes; 1.38-1.69x
+          // (0,1,3,5,2,4): tiles of 15 x 2 x 2 blocks, c stepping 1800 and 2040 bytes; 1.40-1.61x
           // on the TTLG cases with such tiles, Zen 5).
           bool any_step = false;
           if constexpr (requires { block.batch_any_step; }) any_step = block.batch_any_step;
