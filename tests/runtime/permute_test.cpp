@@ -377,7 +377,7 @@ TEST_CASE("permute: AVX-512 runs padded blocks straight-line and the fixed forms
   // Padded rows (uniform programs: every register moves the same lanes) whose registers lie
   // inside the input run LeanBody::uniform_affine_run: whole loads at affine addresses, the
   // registers the program skips (padding) zero and unstored; the others, and the runs whose
-  // padded registers reach past the input, masked_runs. Plans whose passes are the fixed lane
+  // padded registers reach past the input, uniform_run. Plans whose passes are the fixed lane
   // exchanges but for the last (LeanBody's HeldLast: a padded row's last pass also closes its
   // gaps) run the fixed forms with that pass from index vectors. Random shapes (seeded) that take
   // the HeldLast body, HWC <-> CHW, odd extents; guard pages, 1-3 threads, parts inside runs.
@@ -408,33 +408,6 @@ TEST_CASE("permute: AVX-512 runs padded blocks straight-line and the fixed forms
     }
     INFO(isa);
     CHECK(held_last >= 12);
-  }
-}
-
-TEST_CASE("permute: AVX-512 runs programs whose registers move different lanes under their own masks", "[permute]") {
-  // Programs that are not uniform (their registers load or store different lanes: output rows
-  // of 7 elements paired in registers but for the fifth row, stores of 56, 56 and 28 bytes) and
-  // are not all whole vectors run LeanBody::masked_runs on AVX-512: each register under its own
-  // mask, whole loads where the run's registers lie inside the input, masked ones for the runs
-  // and blocks that reach past it (guard page after the input), and the uniform programs' runs
-  // that reach past it too. Random in-cache shapes (seeded) whose tail or full programs are such,
-  // bytes among them (VBMI and the word-permute form); `out` on and off a line, 1-3 threads, parts.
-  std::mt19937_64 rng(2811282);
-  const std::vector<Case> cases = {
-      {{11, 13, 7, 9, 5}, {1, 3, 0, 4, 2}, 4}, {{23, 7, 5, 20, 5}, {3, 0, 1, 4, 2}, 4},
-      {{17, 9, 21, 26}, {1, 0, 3, 2}, 1},      {{37, 5, 27, 29}, {1, 3, 0, 2}, 1},
-      {{37, 11, 10, 12}, {0, 3, 1, 2}, 1},     {{10, 18, 25, 4}, {0, 3, 2, 1}, 4},
-      {{17, 20, 12, 37}, {2, 0, 3, 1}, 2},     {{15, 15, 27, 10}, {0, 3, 1, 2}, 8},
-      {{33, 28, 7, 13}, {3, 2, 1, 0}, 4},      {{13, 17, 19}, {2, 0, 1}, 4},
-      {{33, 45, 21}, {1, 2, 0}, 4},            {{64, 80, 6}, {2, 0, 1}, 4},
-  };
-  for (const char* isa : {"avx512", "avx512skx"}) {
-    if (!gentt::cpu_supports(isa)) {
-      WARN("this CPU cannot run " << isa << ": its masked runs are not checked here");
-      continue;
-    }
-    for (const Case& c : cases)
-      for (int threads : {1, 3}) check_contiguous(c, isa, threads, rng);
   }
 }
 
