@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Drop the page cache of the given files (and of every file under the given folders), so that
-the next process that maps them gets their code in other physical pages.
+the next process that maps them reads their code into newly allocated physical pages.
 
 Why: on the virtual machines we measure, where a binary's code sits in physical memory changed
 the speed of small warm calls by up to 2x. A byte-identical copy of gentt_bench ran float32 2^10
-(3,5,6,2,0,4,9,7,1,8) through the run-time library at 141-148 GB/s where the original file ran
-it at 74-76, in every one of 3 alternating processes each; after the original's page cache was
+(3,5,6,2,0,4,9,7,1,8) through the run-time library at 135-144 GB/s where the original file ran
+it at 74-76, in every one of the alternating processes; after the original's page cache was
 dropped it ran at 140 too (Zen 5 under KVM, 2026-11-28). Every process of one file shares the
 file's cached pages, so repeated runs of one build do not average this out, and a comparison of
 two builds can carry it as a bias of one case. bench/run calls this before every gentt_bench
