@@ -28,7 +28,7 @@ struct Avx512 {
   // is one vpermt2b either way. Without VBMI (permute_bytes) such a pass could skip the word
   // permutes; not tried, since no CPU without VBMI was at hand to measure it.
   static constexpr bool kLaneLocal = false;
-  // Masked loads and stores of any byte mask (simd_body.h: LeanBody::uniform_run).
+  // Masked loads and stores of any byte mask (simd_body.h: LeanBody::masked_runs).
   static constexpr bool kMaskedAccess = true;
   // AVX-512 blocks prefetch only where asked (PrepareOptions::prefetch_ahead: the next tile of an
   // assembled walk, ir/assembly.h), into L2: prefetcht1 measured 0.48 of the best copy on 17^6

@@ -27,8 +27,10 @@
 //   plain exchange of byte-lane bit L (simd_tables.h, kButterflyLane);
 //   optionally static constexpr bool kPrefetchAhead: the lean body prefetches (lean_ahead);
 //   optionally static constexpr bool kMaskedAccess: load_part and store_part take any byte mask
-//   at any address whose masked-off bytes need not exist (AVX-512): LeanBody::uniform_run loads
-//   partial rows with them (without it, by load_in_window and the program's byte count);
+//   at any address whose masked-off bytes need not exist (AVX-512): the lean bodies run the
+//   blocks of programs that move partial registers by LeanBody::masked_runs, each register under
+//   its own mask (without it: uniform_run's loads by load_in_window and the program's byte count,
+//   and block_of);
 //   optionally static P part_store(int bytes) and static void store_part(char*, V, const P&):
 //   a partial store's form prepared once for a run of blocks (uniform_run; AVX2);
 // Then `prepare_simd<Traits, MaxRegBits>(...)` prepares a plan for the engine (its run function
@@ -36,6 +38,8 @@
 
 // The most register bits of a plan whose offsets bit_linear_registers describes (Program).
 inline constexpr int kMaxLinearRegBits = 5;
+
+struct MaskedRegs;
 
 struct Program {
   const std::int64_t* load_offset;
@@ -80,6 +84,22 @@ struct Program {
   // The lowest and the highest offset from program 0's first load (affine_at with its steps) of
   // the registers a uniform program loads (LeanBody::registers_inside), set once per plan.
   std::int64_t uniform_load_lo = 0, uniform_load_hi = 0;
+  // LeanBody::masked_runs' registers (MaskedRegs), where a lean body runs the plan, else null.
+  const MaskedRegs* masked = nullptr;
+};
+
+// A program's registers as LeanBody::masked_runs moves them (lean plans of at most kMaskedRegs
+// registers; set once per plan by SimdBlocks, kept apart from Program, whose fields the lean
+// bodies read in every call): offsets from the block's base under program 0's geometry (as
+// LeanBody::off) and byte masks, all ones where a register moves a whole vector. A register
+// that loads nothing reads at the first loaded one's offset (its whole vector where that one's is
+// inside the input, else under mask 0), one that stores nothing writes at offset 0 under mask 0.
+// lo and hi: the lowest and the highest load offset.
+struct MaskedRegs {
+  static constexpr int kMaskedRegs = 32;
+  std::int64_t load_at[kMaskedRegs] = {}, store_at[kMaskedRegs] = {};
+  unsigned long long load_mask[kMaskedRegs] = {}, store_mask[kMaskedRegs] = {};
+  std::int64_t lo = 0, hi = 0;
 };
 
 struct Data {
@@ -91,6 +111,7 @@ struct Data {
   std::int64_t in_lo = 0, in_hi = 0;  // PrepareOptions::in_lo, in_hi
   std::int64_t prefetch_ahead = 0;    // PrepareOptions::prefetch_ahead
   bool cached_tile = false;           // PrepareOptions::cached_tile
+  std::vector<MaskedRegs> masked;     // Program::masked of each program (lean plans)
 };
 
 // __builtin_prefetch's locality for T's prefetches: T::kPrefetchLocality, else 3 (into L1). A
@@ -983,7 +1004,8 @@ struct LeanBody {
     uniform_affine_run<false>(u, in, out, na, a_in, a_out, n, in_step, out_step);
   }
 
-  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void uniform_runs(const Uniform& u, const char* in, char* out,
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void uniform_runs(const Program& p, const Uniform& u,
+                                                                          const char* in, char* out,
                                                                           std::int64_t na, std::int64_t a_in,
                                                                           std::int64_t a_out, std::int64_t n,
                                                                           std::int64_t in_step,
@@ -1007,12 +1029,19 @@ struct LeanBody {
         n = 1;
       }
     }
-    if (u.load_bytes == B) {
-      if (u.store_bytes == B) return uniform_run<true, true>(u, in, out, na, a_in, a_out, n, in_step, out_step);
-      return uniform_run<true, false>(u, in, out, na, a_in, a_out, n, in_step, out_step);
+    if constexpr (requires { T::kMaskedAccess; }) {
+      // The rest (blocks whose whole vectors would reach past the input) by masked_runs:
+      // uniform_run's four forms, each with its own copy of the shuffles, are not compiled for
+      // these engines.
+      masked_runs(p, in, out, na, a_in, a_out, n, in_step, out_step);
+    } else {
+      if (u.load_bytes == B) {
+        if (u.store_bytes == B) return uniform_run<true, true>(u, in, out, na, a_in, a_out, n, in_step, out_step);
+        return uniform_run<true, false>(u, in, out, na, a_in, a_out, n, in_step, out_step);
+      }
+      if (u.store_bytes == B) return uniform_run<false, true>(u, in, out, na, a_in, a_out, n, in_step, out_step);
+      uniform_run<false, false>(u, in, out, na, a_in, a_out, n, in_step, out_step);
     }
-    if (u.store_bytes == B) return uniform_run<false, true>(u, in, out, na, a_in, a_out, n, in_step, out_step);
-    uniform_run<false, false>(u, in, out, na, a_in, a_out, n, in_step, out_step);
   }
 
   // A program's per-register loads and stores, copied out of the tables (run_program).
@@ -1041,10 +1070,10 @@ struct LeanBody {
     // (6,10,12,14,9) float32 (1,4,0,3,2) ran at 0.2-0.26 of the generated kernel (Zen 3).
     if (p.uniform && !stream) {
       if constexpr (Fixed && !HeldLast) {
-        uniform_runs(uniform_of(p), in, out, na, a_in, a_out, n, in_step, out_step);
+        uniform_runs(p, uniform_of(p), in, out, na, a_in, a_out, n, in_step, out_step);
       } else {
         const LeanBody self = local_copy();  // the index vectors in locals (stores cannot alias them)
-        self.uniform_runs(uniform_of(p), in, out, na, a_in, a_out, n, in_step, out_step);
+        self.uniform_runs(p, uniform_of(p), in, out, na, a_in, a_out, n, in_step, out_step);
       }
       return;
     }
@@ -1064,21 +1093,26 @@ struct LeanBody {
     q.full_stores = p.full_stores;
     q.moves = nullptr;  // programs of element moves returned above
     const LeanBody self = local_copy();
-    if (self.whole_vectors(q, in, na, a_in, n, in_step)) {
-      for (; na > 0; --na, in += a_in, out += a_out) self.run_whole(q, in, out, n, in_step, out_step);
-      return;
-    }
     // Where only the last run's (or the last block's) whole vectors would reach past the input
     // (the tensor's last rows), the blocks before it still take run_whole (uint16 238336x55
     // transposed: the walk's tail blocks came here as one run of 7448, and the last one sent
-    // every one of them to block_of, 0.34 of the generated kernel's speed).
-    if (na > 1 && self.whole_vectors(q, in, na - 1, a_in, n, in_step)) {
-      for (; na > 1; --na, in += a_in, out += a_out) self.run_whole(q, in, out, n, in_step, out_step);
-    } else if (na == 1 && n > 1 && self.whole_vectors(q, in, 1, a_in, n - 1, in_step)) {
-      self.run_whole(q, in, out, n - 1, in_step, out_step);
-      in += (n - 1) * in_step;
-      out += (n - 1) * out_step;
-      n = 1;
+    // every one of them to block_of, 0.34 of the generated kernel's speed). One call site of
+    // run_whole, whose two forms each carry the shuffles.
+    const auto [whole_runs, whole_blocks] = leading_runs(
+        na, n, [&](std::int64_t runs, std::int64_t blocks) GENTT_SIMD_TARGET __attribute__((always_inline)) {
+          return self.whole_vectors(q, in, runs, a_in, blocks, in_step);
+        });
+    if (whole_runs > 0) {
+      const char* from = in;
+      char* to = out;
+      for (std::int64_t k = whole_runs; k > 0; --k, from += a_in, to += a_out)
+        self.run_whole(q, from, to, whole_blocks, in_step, out_step);
+      skip_leading(whole_runs, whole_blocks, in, out, na, a_in, a_out, n, in_step, out_step);
+      if (na == 0) return;
+    }
+    if constexpr (requires { T::kMaskedAccess; }) {
+      self.masked_runs(p, in, out, na, a_in, a_out, n, in_step, out_step);
+      return;
     }
     each_block(in, out, na, a_in, a_out, n, in_step, out_step,
                [&](const char* from, char* to) GENTT_SIMD_TARGET __attribute__((always_inline)) {
@@ -1099,6 +1133,33 @@ struct LeanBody {
     }
   }
 
+  // The leading part of na runs of n blocks for which fits(runs, blocks) holds, as {runs,
+  // blocks}: all of them, all but the last run, or the first n - 1 blocks of a single run (the
+  // tensor's last rows, whose whole vectors reach past the input); {0, n} when none.
+  template <class F>
+  GENTT_SIMD_TARGET __attribute__((always_inline)) static inline std::pair<std::int64_t, std::int64_t> leading_runs(
+      std::int64_t na, std::int64_t n, F fits) {
+    if (fits(na, n)) return {na, n};
+    if (na > 1 && fits(na - 1, n)) return {na - 1, n};
+    if (na == 1 && n > 1 && fits(1, n - 1)) return {1, n - 1};
+    return {0, n};
+  }
+  // Moves in and out past leading_runs' part (runs runs of `blocks` blocks) and leaves in na and
+  // n what remains: the last block of a single run, or the runs after `runs`.
+  static inline void skip_leading(std::int64_t runs, std::int64_t blocks, const char*& in, char*& out,
+                                  std::int64_t& na, std::int64_t a_in, std::int64_t a_out, std::int64_t& n,
+                                  std::int64_t in_step, std::int64_t out_step) {
+    if (blocks < n) {
+      in += blocks * in_step;
+      out += blocks * out_step;
+      n -= blocks;
+    } else {
+      in += runs * a_in;
+      out += runs * a_out;
+      na -= runs;
+    }
+  }
+
   // Whether every block of program q's na runs of n blocks from in (a_in and in_step apart), whose
   // loads are not all whole (block_of loads those without checks), can load and store whole
   // vectors: each register stores all of its bytes or none, and each loaded register lies inside
@@ -1110,17 +1171,25 @@ struct LeanBody {
                                                                            std::int64_t n,
                                                                            std::int64_t in_step) const {
     if (q.moves || q.full_loads || (stream && q.full_stores) || in_window == 0) return false;
-    const char* first = in + load0;
-    const std::int64_t along = (n - 1) * in_step, across = (na - 1) * a_in;
+    // The lowest and the highest loaded register, then the two extreme corners: four sums per
+    // register, as this once did, GCC 12 vectorized into ymm lanes with an AVX512DQ extract
+    // (vextracti64x2) in the F/BW/VL engine (tests/audit).
+    std::int64_t lo = 0, hi = 0;
+    bool any = false;
     for (int r = 0; r < R; ++r) {
       if (q.store_bytes[r] != 0 && q.store_bytes[r] != B) return false;
       if (q.load_bytes[r] == 0) continue;
-      const char* at = first + off<false>(r, ls, ls2);
-      if (!inside_window(at, in_lo, in_window) || !inside_window(at + along, in_lo, in_window) ||
-          !inside_window(at + across, in_lo, in_window) || !inside_window(at + across + along, in_lo, in_window))
-        return false;
+      const std::int64_t at = off<false>(r, ls, ls2);
+      lo = !any || at < lo ? at : lo;
+      hi = !any || at > hi ? at : hi;
+      any = true;
     }
-    return true;
+    if (!any) return true;
+    const std::int64_t along = (n - 1) * in_step, across = (na - 1) * a_in;
+    lo += (along < 0 ? along : 0) + (across < 0 ? across : 0);
+    hi += (along > 0 ? along : 0) + (across > 0 ? across : 0);
+    const char* first = in + load0;
+    return inside_window(first + lo, in_lo, in_window) && inside_window(first + hi, in_lo, in_window);
   }
 
   // run_program's blocks where whole_vectors holds: program 0's loads and shuffles, registers
@@ -1154,6 +1223,81 @@ struct LeanBody {
     }
     for (; n > 0; --n, from += in_step, from2 += in_step, to += out_step, to2 += out_step)
       blocks<1, false>(from, from2, to, to2, in_step, out_step, ls, ls3, ss, ss3, ahead, loads, stores);
+  }
+
+  // Engines whose masked loads and stores take any mask at any address (T::kMaskedAccess:
+  // AVX-512): na runs (a_in, a_out apart) of n blocks of program p that run_program does not run
+  // otherwise (a program that is not uniform, where whole_vectors does not hold; a uniform one's
+  // runs whose whole vectors would reach past the input), straight-line: every register stored
+  // under its own mask (all ones where it stores a whole vector, none where it stores nothing),
+  // its offset and masks read from p.masked (MaskedRegs, set once per plan), no branch per
+  // register on its size or on the input window as block_of takes in every block. Loads: whole
+  // vectors where every register's lies inside the input window in every block of the runs (all
+  // but the last run or block, as run_whole's split), else each under its own mask (masked
+  // loads, their masks read from memory, cost 1.14-1.33x against whole ones on int32
+  // (11,13,7,9,5) (1,3,0,4,2) and (23,7,5,20,5) (3,0,1,4,2)). A streaming plan's full stores
+  // stream where the run's stores all land on whole vectors (block_of's rule, once per call).
+  // int32 (11,13,7,9,5) (1,3,0,4,2), whose output rows of 7 elements pair up in registers but for
+  // the fifth row (stores of 56, 56 and 28 bytes), ran every block through block_of; random
+  // in-cache uint8 shapes with such programs 1.2-2.1x, int32 ones 1.1x, the incache set and
+  // the other random in-cache problems unchanged (Zen 5, processes in ABBA order). It replaces
+  // block_of's and uniform_run's four loops in run_program, each with its own copy of the
+  // shuffles: the AVX-512 engines' objects went from 20.8 and 26.3 MB to 15.7 and 20.1 MB.
+  GENTT_SIMD_TARGET __attribute__((noinline)) void masked_runs(const Program& p, const char* in, char* out,
+                                                               std::int64_t na, std::int64_t a_in, std::int64_t a_out,
+                                                               std::int64_t n, std::int64_t in_step,
+                                                               std::int64_t out_step) const {
+    const MaskedRegs& m = *p.masked;
+    const bool streaming = p.full_stores && streams_at(out + store0, store_steps() | out_step | a_out);
+    // Whether every block of `runs` runs of `blocks` from `from` loads whole vectors inside the window.
+    const auto inside = [&](std::int64_t runs, std::int64_t blocks) {
+      const char* from = in;
+      if (in_window == 0) return false;
+      const std::int64_t along = (blocks - 1) * in_step, across = (runs - 1) * a_in;
+      const std::int64_t lo = m.lo + (along < 0 ? along : 0) + (across < 0 ? across : 0);
+      const std::int64_t hi = m.hi + (along > 0 ? along : 0) + (across > 0 ? across : 0);
+      return inside_window(from + lo, in_lo, in_window) && inside_window(from + hi, in_lo, in_window);
+    };
+    // The runs or blocks that load whole vectors; one call site per form.
+    const auto [whole_runs, whole_blocks] = leading_runs(na, n, inside);
+    if (whole_runs > 0) {
+      masked_blocks<true>(m, streaming, in, out, whole_runs, a_in, a_out, whole_blocks, in_step, out_step);
+      skip_leading(whole_runs, whole_blocks, in, out, na, a_in, a_out, n, in_step, out_step);
+    }
+    if (na > 0) masked_blocks<false>(m, streaming, in, out, na, a_in, a_out, n, in_step, out_step);
+  }
+  // masked_runs' blocks: WholeLoads, every register's whole vector (inside the window). The
+  // offsets and masks are read from m in every block (one load each).
+  template <bool WholeLoads>
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void masked_blocks(const MaskedRegs& m, bool streaming,
+                                                                           const char* in, char* out, std::int64_t na,
+                                                                           std::int64_t a_in, std::int64_t a_out,
+                                                                           std::int64_t n, std::int64_t in_step,
+                                                                           std::int64_t out_step) const {
+    static_assert(R <= MaskedRegs::kMaskedRegs);
+    for (; na > 0; --na, in += a_in, out += a_out) {
+      const char* from = in;
+      char* to = out;
+      for (std::int64_t k = n; k > 0; --k, from += in_step, to += out_step) {
+        if (ahead) {
+#pragma GCC unroll 64
+          for (int r = 0; r < R; ++r)
+            if (m.load_mask[r] != 0) __builtin_prefetch(from + ahead + m.load_at[r], 0, kPrefetchLocalityOf<T>);
+        }
+        V v[R];
+#pragma GCC unroll 64
+        for (int r = 0; r < R; ++r)
+          v[r] = WholeLoads ? T::load(from + m.load_at[r]) : T::load_part(from + m.load_at[r], 0, m.load_mask[r]);
+        shuffles(v);
+        if (streaming) {
+#pragma GCC unroll 64
+          for (int r = 0; r < R; ++r) T::stream(to + m.store_at[r], v[r]);
+        } else {
+#pragma GCC unroll 64
+          for (int r = 0; r < R; ++r) T::store_part(to + m.store_at[r], v[r], 0, m.store_mask[r]);
+        }
+      }
+    }
   }
 
   template <class P>
@@ -1554,6 +1698,41 @@ inline bool bit_linear_registers(const std::vector<std::int64_t>& off, const std
   return true;
 }
 
+// The MaskedRegs of program p for a lean body of `regs` registers (at most
+// MaskedRegs::kMaskedRegs) under program 0's geometry (full): its per-bit steps where the body is
+// a Tab one (`tabled`), else affine_at's rule (LeanBody::off), from the body's load0 and store0;
+// vector_bytes: the engine's vector (a register that moves as many bytes loads or stores it whole).
+inline MaskedRegs masked_regs(const Program& p, const Program& full, bool tabled, int regs, int vector_bytes) {
+  const auto at = [&](int r, bool store) {
+    if (tabled) {
+      std::int64_t sum = store ? full.store_bit_base : full.load_bit_base;
+      for (int b = 0; b < kMaxLinearRegBits && (1 << b) < regs; ++b)
+        if ((r >> b) & 1) sum += store ? full.store_bit_step[b] : full.load_bit_step[b];
+      return sum;
+    }
+    return store ? full.store_base + affine_offset(r, regs, full.store_step, full.store_step2)
+                 : full.load_base + affine_offset(r, regs, full.load_step, full.load_step2);
+  };
+  const auto mask = [&](std::int32_t bytes, unsigned long long m) {
+    return bytes == vector_bytes ? ~0ull : bytes != 0 ? m : 0ull;
+  };
+  int first = -1;  // the first register that loads
+  for (int r = 0; r < regs && first < 0; ++r)
+    if (p.load_bytes[r] != 0) first = r;
+  const std::int64_t spare = first >= 0 ? at(first, false) : 0;
+  MaskedRegs m;
+  m.lo = m.hi = spare;
+  for (int r = 0; r < regs; ++r) {
+    m.load_at[r] = p.load_bytes[r] != 0 ? at(r, false) : spare;
+    m.store_at[r] = p.store_bytes[r] != 0 ? at(r, true) : 0;
+    m.load_mask[r] = mask(p.load_bytes[r], p.load_mask[r]);
+    m.store_mask[r] = mask(p.store_bytes[r], p.store_mask[r]);
+    m.lo = m.load_at[r] < m.lo ? m.load_at[r] : m.lo;
+    m.hi = m.load_at[r] > m.hi ? m.load_at[r] : m.hi;
+  }
+  return m;
+}
+
 // The lean run functions for a plan's registers and passes (LeanBody), or nullptr: lean; fixed,
 // with LeanBody's fixed forms, when the plan's passes are those; fixed_tab, the same with
 // register offsets from bit steps (LeanBody's Tab), for engines that have them; tab, the plain
@@ -1698,6 +1877,14 @@ class SimdBlocks final : public PreparedBlocks {
     for (const Program& p : data_.programs) lean_ = lean_ && (p.shares_full || p.moves);
     fixed_ = lean_ && fixed_fn;
     if (lean_) fn_ = fixed_ ? fixed_fn : lean_fn;
+    // The lean body's masked_runs (engines with masked access) read these.
+    const int regs = 1 << tables_->reg_bits;
+    if (lean_ && regs <= MaskedRegs::kMaskedRegs) {
+      data_.masked.reserve(data_.programs.size());  // no reallocation: the programs point into it
+      for (const Program& p : data_.programs)
+        data_.masked.push_back(masked_regs(p, full, tabled_, regs, tables_->vector_bytes));
+      for (std::size_t i = 0; i < data_.programs.size(); ++i) data_.programs[i].masked = &data_.masked[i];
+    }
   }
   void run(const char* in, char* out, std::int64_t begin, std::int64_t end) const override {
     fn_(data_, in, out, begin, end);

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <initializer_list>
 #include <random>
 #include <thread>
 
@@ -61,35 +62,43 @@ std::string describe(const Case& c) {
 
 // Runs one contiguous case through plan_permute with guard pages on both sides of both tensors
 // (the output once at the end of its pages, once page-aligned), against reference_permute.
-void check_contiguous(const Case& c, const std::string& isa, int threads, std::mt19937_64& rng) {
+// Checks case c on `isa` with each thread count of `threads` (one input and one reference
+// output for all of them: random bytes and the reference were most of the large cases' time).
+void check_contiguous(const Case& c, const std::string& isa, std::initializer_list<int> threads,
+                      std::mt19937_64& rng) {
   const std::int64_t n = gentt::test::element_count(c.shape);
   const auto bytes = static_cast<size_t>(n * c.elem);
-  gentt::PermuteDesc d;
-  d.elem_bytes = c.elem;
-  d.shape = c.shape;
-  d.perm = c.perm;
-  d.isa = isa;
-  d.threads = threads;
-  const gentt::PermutePlan plan = gentt::plan_permute(d);
-  INFO(describe(c) << " isa " << isa << " threads " << threads << "\n" << plan.describe());
   GuardedBuffer in(bytes);
   const auto data = gentt::test::random_bytes(rng, bytes);
   std::memcpy(in.data(), data.data(), bytes);
   std::vector<std::byte> expected(bytes);
   gentt::reference_permute(data.data(), expected.data(), static_cast<size_t>(c.elem), c.shape, c.perm);
-  for (auto align : {GuardedBuffer::Align::end, GuardedBuffer::Align::start}) {
-    GuardedBuffer out(bytes, align);
-    plan.execute(in.data(), out.data());
-    const std::span<const std::byte> got(out.data(), bytes);
-    INFO(gentt::test::first_difference(expected, got, static_cast<size_t>(c.elem), permuted(c.shape, c.perm)));
-    REQUIRE(std::memcmp(expected.data(), out.data(), bytes) == 0);
+  for (const int t : threads) {
+    gentt::PermuteDesc d;
+    d.elem_bytes = c.elem;
+    d.shape = c.shape;
+    d.perm = c.perm;
+    d.isa = isa;
+    d.threads = t;
+    const gentt::PermutePlan plan = gentt::plan_permute(d);
+    INFO(describe(c) << " isa " << isa << " threads " << t << "\n" << plan.describe());
+    for (auto align : {GuardedBuffer::Align::end, GuardedBuffer::Align::start}) {
+      GuardedBuffer out(bytes, align);
+      plan.execute(in.data(), out.data());
+      const std::span<const std::byte> got(out.data(), bytes);
+      INFO(gentt::test::first_difference(expected, got, static_cast<size_t>(c.elem), permuted(c.shape, c.perm)));
+      REQUIRE(std::memcmp(expected.data(), out.data(), bytes) == 0);
+    }
+    // Parts, last first (execute_part): disjoint, covering, any order.
+    const int nparts = 1 + static_cast<int>(rng() % 7);
+    GuardedBuffer parts_out(bytes);
+    for (int p = nparts - 1; p >= 0; --p) plan.execute_part(in.data(), parts_out.data(), p, nparts);
+    INFO("execute_part in " << nparts << " parts");
+    REQUIRE(std::memcmp(expected.data(), parts_out.data(), bytes) == 0);
   }
-  // Parts, last first (execute_part): disjoint, covering, any order.
-  const int nparts = 1 + static_cast<int>(rng() % 7);
-  GuardedBuffer parts_out(bytes);
-  for (int p = nparts - 1; p >= 0; --p) plan.execute_part(in.data(), parts_out.data(), p, nparts);
-  INFO("execute_part in " << nparts << " parts");
-  REQUIRE(std::memcmp(expected.data(), parts_out.data(), bytes) == 0);
+}
+void check_contiguous(const Case& c, const std::string& isa, int threads, std::mt19937_64& rng) {
+  check_contiguous(c, isa, {threads}, rng);
 }
 
 // What plan_permute chose for a contiguous case on `isa` (PermutePlan::describe).
@@ -195,7 +204,7 @@ TEST_CASE("permute: AVX2 moves bytes and 16-bit elements with byte shuffles", "[
       CHECK((text.find("loops: tiles of") != std::string::npos || text.find("assembled: canonical") != std::string::npos));
       CHECK(text.find("stores: cached (the two 32-byte halves") != std::string::npos);
     }
-    for (int threads : {1, 2}) check_contiguous(c, "avx2", threads, rng);
+    check_contiguous(c, "avx2", {1, 2}, rng);
   }
   // A kept 3-element axis among the register bits (seed 002's uint16 reversal, small): the
   // padded registers move nothing, so the full program is affine over the others and runs the
@@ -205,7 +214,7 @@ TEST_CASE("permute: AVX2 moves bytes and 16-bit elements with byte shuffles", "[
   const std::string text = plan_text(seed002, "avx2");
   INFO(text);
   CHECK(text.find("(lean") != std::string::npos);
-  for (int threads : {1, 2}) check_contiguous(seed002, "avx2", threads, rng);
+  check_contiguous(seed002, "avx2", {1, 2}, rng);
   for (std::int64_t kept = 1; kept <= 15; ++kept)
     for (std::int64_t elem : {1, 2, 3}) check_contiguous(Case{{7, 9, kept}, {1, 0, 2}, elem}, "avx2", 1, rng);
 }
@@ -254,7 +263,7 @@ TEST_CASE("permute: AVX2 and AVX-512 run plain lane exchanges in fixed forms", "
       // (AVX2 once kept the plain lean body for them).
       if (c.shape.size() >= 4 && (c.shape[0] == 13 || c.shape[0] == 33))
         CHECK(text.find("full blocks in fixed forms") != std::string::npos);
-      for (int threads : {1, 2, 3}) check_contiguous(c, isa, threads, rng);
+      check_contiguous(c, isa, {1, 2, 3}, rng);
     }
     INFO(isa);
     CHECK(fixed >= 6);
@@ -284,7 +293,7 @@ TEST_CASE("permute: all-size-2 tensors up to rank 16", "[permute]") {
       const bool tab = text.find("register offsets from per-bit steps") != std::string::npos;
       tabled[k] += tab;
       plain_tabled[k] += tab && text.find("fixed forms") == std::string::npos;
-      for (int threads : {1, 2}) check_contiguous(c, isas[k], threads, rng);
+      check_contiguous(c, isas[k], {1, 2}, rng);
     }
   }
   for (int k = 1; k < 3; ++k) {
@@ -308,7 +317,7 @@ TEST_CASE("permute: all-size-2 tensors up to rank 16", "[permute]") {
       CHECK(text.find("16 registers") != std::string::npos);
       CHECK(text.find(c.elem == 4 ? "(lean; full blocks in fixed forms; register offsets from per-bit steps)"
                                   : "(lean; register offsets from per-bit steps)") != std::string::npos);
-      for (int threads : {1, 2}) check_contiguous(c, isas[k], threads, rng);
+      check_contiguous(c, isas[k], {1, 2}, rng);
     }
   }
   if (gentt::cpu_supports("avx2")) {
@@ -332,7 +341,7 @@ TEST_CASE("permute: all-size-2 tensors up to rank 16", "[permute]") {
       INFO(text);
       CHECK(text.find("16 registers") != std::string::npos);
       CHECK(text.find("full blocks in fixed forms; register offsets from per-bit steps") != std::string::npos);
-      for (int threads : {1, 2}) check_contiguous(c, "avx2", threads, rng);
+      check_contiguous(c, "avx2", {1, 2}, rng);
     }
   }
 }
@@ -368,7 +377,7 @@ TEST_CASE("permute: tail blocks as the full block's shuffles with their own mask
     for (const char* isa : {"auto", "avx2"}) {
       if (!gentt::cpu_supports(isa) && std::string(isa) != "auto") continue;
       lean += plan_text(c, isa).find("(lean") != std::string::npos;
-      for (int threads : {1, 2}) check_contiguous(c, isa, threads, rng);
+      check_contiguous(c, isa, {1, 2}, rng);
     }
   if (gentt::cpu_supports("avx2")) CHECK(lean >= 4);
 }
@@ -377,7 +386,7 @@ TEST_CASE("permute: AVX-512 runs padded blocks straight-line and the fixed forms
   // Padded rows (uniform programs: every register moves the same lanes) whose registers lie
   // inside the input run LeanBody::uniform_affine_run: whole loads at affine addresses, the
   // registers the program skips (padding) zero and unstored; the others, and the runs whose
-  // padded registers reach past the input, uniform_run. Plans whose passes are the fixed lane
+  // padded registers reach past the input, masked_runs. Plans whose passes are the fixed lane
   // exchanges but for the last (LeanBody's HeldLast: a padded row's last pass also closes its
   // gaps) run the fixed forms with that pass from index vectors. Random shapes (seeded) that take
   // the HeldLast body, HWC <-> CHW, odd extents; guard pages, 1-3 threads, parts inside runs.
@@ -404,10 +413,37 @@ TEST_CASE("permute: AVX-512 runs padded blocks straight-line and the fixed forms
       const std::string text = plan_text(c, isa);
       INFO(isa << ": " << text);
       held_last += text.find("full blocks in fixed forms but the last pass") != std::string::npos;
-      for (int threads : {1, 2, 3}) check_contiguous(c, isa, threads, rng);
+      check_contiguous(c, isa, {1, 2, 3}, rng);
     }
     INFO(isa);
     CHECK(held_last >= 12);
+  }
+}
+
+TEST_CASE("permute: AVX-512 runs programs whose registers move different lanes under their own masks", "[permute]") {
+  // Programs that are not uniform (their registers load or store different lanes: output rows
+  // of 7 elements paired in registers but for the fifth row, stores of 56, 56 and 28 bytes) and
+  // are not all whole vectors run LeanBody::masked_runs on AVX-512: each register under its own
+  // mask, whole loads where the run's registers lie inside the input, masked ones for the runs
+  // and blocks that reach past it (guard page after the input), and the uniform programs' runs
+  // that reach past it too. Random in-cache shapes (seeded) whose tail or full programs are such,
+  // bytes among them (VBMI and the word-permute form); `out` on and off a line, 1-3 threads, parts.
+  std::mt19937_64 rng(2811282);
+  const std::vector<Case> cases = {
+      {{11, 13, 7, 9, 5}, {1, 3, 0, 4, 2}, 4}, {{23, 7, 5, 20, 5}, {3, 0, 1, 4, 2}, 4},
+      {{17, 9, 21, 26}, {1, 0, 3, 2}, 1},      {{37, 5, 27, 29}, {1, 3, 0, 2}, 1},
+      {{37, 11, 10, 12}, {0, 3, 1, 2}, 1},     {{10, 18, 25, 4}, {0, 3, 2, 1}, 4},
+      {{17, 20, 12, 37}, {2, 0, 3, 1}, 2},     {{15, 15, 27, 10}, {0, 3, 1, 2}, 8},
+      {{33, 28, 7, 13}, {3, 2, 1, 0}, 4},      {{13, 17, 19}, {2, 0, 1}, 4},
+      {{33, 45, 21}, {1, 2, 0}, 4},            {{64, 80, 6}, {2, 0, 1}, 4},
+  };
+  for (const char* isa : {"avx512", "avx512skx"}) {
+    if (!gentt::cpu_supports(isa)) {
+      WARN("this CPU cannot run " << isa << ": its masked runs are not checked here");
+      continue;
+    }
+    for (const Case& c : cases)
+      check_contiguous(c, isa, {1, 3}, rng);
   }
 }
 
@@ -427,7 +463,7 @@ TEST_CASE("permute: plain lean bodies run whole runs of full blocks (run_full wi
       if (!gentt::cpu_supports(isa) && std::string(isa) != "auto") continue;
       const std::string text = plan_text(c, isa);
       plain += std::string(isa) == "avx2" && text.find("(lean)") != std::string::npos;
-      for (int threads : {1, 2}) check_contiguous(c, isa, threads, rng);
+      check_contiguous(c, isa, {1, 2}, rng);
     }
   if (gentt::cpu_supports("avx2")) CHECK(plain >= 5);
 }
@@ -447,8 +483,7 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
       // in batches (whole-vector loads but for the tensor's last block, run_whole)
       {{224, 19, 56, 55}, {3, 0, 1, 2}, 2},
   };
-  for (const Case& c : cases)
-    for (int threads : {1, 2, 3, 0}) check_contiguous(c, "auto", threads, rng);
+  for (const Case& c : cases) check_contiguous(c, "auto", {1, 2, 3, 0}, rng);
   // 50 MiB of odd extents: loops too short for tiles, walked from the block outwards
   // (LoopOrder::balanced), with tail blocks on every block axis.
   {
@@ -473,7 +508,7 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
       if (text.find("engine: scalar") == std::string::npos)
         CHECK((text.find("staged: output tiles of 13500 bytes") != std::string::npos ||
                text.find("output lines assembled") != std::string::npos));
-      for (int threads : {1, 3}) check_contiguous(staged, isa, threads, rng);
+      check_contiguous(staged, isa, {1, 3}, rng);
     }
   }
   // Output lines assembled across tiles (ir/assembly.h, AVX-512 and AVX2 engines): 34 MiB whose output
@@ -493,7 +528,7 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
         INFO(text);
         if (gentt::cpu_supports("avx2"))
           CHECK(text.find("output lines assembled across tiles: ") != std::string::npos);
-        for (int threads : {1, 3}) check_contiguous(*c, isa, threads, rng);
+        check_contiguous(*c, isa, {1, 3}, rng);
       }
   }
   // A kept axis of 120-byte rows whose input neighbour (axis 4, canonical axis 3) output order
@@ -504,7 +539,7 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
     const std::string text = plan_text(rows, "auto");
     INFO(text);
     CHECK(text.find("(axis 0, axis 2, axis 1, axis 3, outermost first)") != std::string::npos);
-    for (int threads : {1, 2}) check_contiguous(rows, "auto", threads, rng);
+    check_contiguous(rows, "auto", {1, 2}, rng);
   }
   // Kept rows of 136 bytes (most of their lines shared with neighbouring rows), 42 MB: staged in
   // tiles of 16 rows (the innermost output axis), whole tiles and the partial ones at the ends of
@@ -517,7 +552,7 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
       INFO(text);
       if (text.find("engine: scalar") == std::string::npos && text.find("portable") == std::string::npos)
         CHECK(text.find("staged: output tiles of 2176 bytes") != std::string::npos);
-      for (int threads : {1, 3}) check_contiguous(rows, isa, threads, rng);
+      check_contiguous(rows, isa, {1, 3}, rng);
     }
   }
   // All-size-2 tensors of 16 MiB in AVX-512's Tab bodies (register offsets from per-bit steps),
@@ -533,7 +568,7 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
       INFO(text);
       CHECK(text.find("register offsets from per-bit steps") != std::string::npos);
       CHECK(text.find("stores: streaming") != std::string::npos);
-      for (int threads : {1, 2}) check_contiguous(c, isa, threads, rng);
+      check_contiguous(c, isa, {1, 2}, rng);
     }
   }
   // AVX2's streaming variant (two 32-byte streaming stores per line), tiled and in input order,
@@ -546,7 +581,7 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
     const std::string text = plan_text(tiled, "avx2");
     INFO(text);
     CHECK(text.find("tiled output-order loops") != std::string::npos);
-    for (int threads : {1, 2}) check_contiguous(tiled, "avx2", threads, rng);
+    check_contiguous(tiled, "avx2", {1, 2}, rng);
   }
   const std::vector<Case> avx2_cases = {
       {{4096, 2050}, {1, 0}, 4},                               // tiled cached walk; streams untiled (wide block)
@@ -566,7 +601,7 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
     INFO(text);
     CHECK(text.find("stores: streaming") != std::string::npos);
     if (c.elem == 4 && c.shape.size() == 3) CHECK(text.find("its block has 16 registers") != std::string::npos);
-    for (int threads : {1, 2}) check_contiguous(c, "avx2", threads, rng);
+    check_contiguous(c, "avx2", {1, 2}, rng);
   }
 }
 
@@ -675,7 +710,7 @@ TEST_CASE("permute: the AVX-512 row engine prefetches the next steps of short ro
     INFO(text);
     CHECK(text.find("row engine") != std::string::npos);
     CHECK(text.find("each row prefetching") != std::string::npos);
-    for (int threads : {1, 2}) check_contiguous(c, "avx512", threads, rng);
+    check_contiguous(c, "avx512", {1, 2}, rng);
   }
   // In cache the prefetches only cost: none below 4 MiB.
   const Case near{{70, 50, 130}, {1, 0, 2}, 1};
