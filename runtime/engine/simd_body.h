@@ -1014,19 +1014,15 @@ struct LeanBody {
     // inside the input, straight-line. Not on AVX2: there its HWC float32 cases ran at 0.5-0.7x
     // of uniform_run (its 16 vector registers; Zen 5).
     if constexpr (!Tab && requires { T::kMaskedAccess; }) {
-      if (registers_inside(u, in, na, a_in, n, in_step))
-        return uniform_affine_runs(u, in, out, na, a_in, a_out, n, in_step, out_step);
       // Where only the last run (or the last block) reaches past the input, the others still do.
-      if (na > 1 && registers_inside(u, in, na - 1, a_in, n, in_step)) {
-        uniform_affine_runs(u, in, out, na - 1, a_in, a_out, n, in_step, out_step);
-        in += (na - 1) * a_in;
-        out += (na - 1) * a_out;
-        na = 1;
-      } else if (na == 1 && n > 1 && registers_inside(u, in, 1, a_in, n - 1, in_step)) {
-        uniform_affine_runs(u, in, out, 1, a_in, a_out, n - 1, in_step, out_step);
-        in += (n - 1) * in_step;
-        out += (n - 1) * out_step;
-        n = 1;
+      const auto [runs, blocks] = leading_runs(
+          na, n, [&](std::int64_t r, std::int64_t b) GENTT_SIMD_TARGET __attribute__((always_inline)) {
+            return registers_inside(u, in, r, a_in, b, in_step);
+          });
+      if (runs > 0) {
+        uniform_affine_runs(u, in, out, runs, a_in, a_out, blocks, in_step, out_step);
+        skip_leading(runs, blocks, in, out, na, a_in, a_out, n, in_step, out_step);
+        if (na == 0) return;
       }
     }
     if constexpr (requires { T::kMaskedAccess; }) {

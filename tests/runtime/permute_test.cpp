@@ -60,10 +60,21 @@ std::string describe(const Case& c) {
          gentt::test::to_string(c.perm);
 }
 
-// Runs one contiguous case through plan_permute with guard pages on both sides of both tensors
-// (the output once at the end of its pages, once page-aligned), against reference_permute.
-// Checks case c on `isa` with each thread count of `threads` (one input and one reference
-// output for all of them: random bytes and the reference were most of the large cases' time).
+// The descriptor of contiguous case c on `isa` with `threads`.
+gentt::PermuteDesc desc_of(const Case& c, const std::string& isa, int threads = 1) {
+  gentt::PermuteDesc d;
+  d.elem_bytes = c.elem;
+  d.shape = c.shape;
+  d.perm = c.perm;
+  d.isa = isa;
+  d.threads = threads;
+  return d;
+}
+
+// Runs one contiguous case through plan_permute on `isa` with each thread count of `threads`,
+// with guard pages on both sides of both tensors (the output once at the end of its pages, once
+// page-aligned), against reference_permute: one input and one reference output for all thread
+// counts (random bytes and the reference were most of the large cases' time).
 void check_contiguous(const Case& c, const std::string& isa, std::initializer_list<int> threads,
                       std::mt19937_64& rng) {
   const std::int64_t n = gentt::test::element_count(c.shape);
@@ -74,13 +85,7 @@ void check_contiguous(const Case& c, const std::string& isa, std::initializer_li
   std::vector<std::byte> expected(bytes);
   gentt::reference_permute(data.data(), expected.data(), static_cast<size_t>(c.elem), c.shape, c.perm);
   for (const int t : threads) {
-    gentt::PermuteDesc d;
-    d.elem_bytes = c.elem;
-    d.shape = c.shape;
-    d.perm = c.perm;
-    d.isa = isa;
-    d.threads = t;
-    const gentt::PermutePlan plan = gentt::plan_permute(d);
+    const gentt::PermutePlan plan = gentt::plan_permute(desc_of(c, isa, t));
     INFO(describe(c) << " isa " << isa << " threads " << t << "\n" << plan.describe());
     for (auto align : {GuardedBuffer::Align::end, GuardedBuffer::Align::start}) {
       GuardedBuffer out(bytes, align);
@@ -102,14 +107,7 @@ void check_contiguous(const Case& c, const std::string& isa, int threads, std::m
 }
 
 // What plan_permute chose for a contiguous case on `isa` (PermutePlan::describe).
-std::string plan_text(const Case& c, const std::string& isa) {
-  gentt::PermuteDesc d;
-  d.elem_bytes = c.elem;
-  d.shape = c.shape;
-  d.perm = c.perm;
-  d.isa = isa;
-  return gentt::plan_permute(d).describe();
-}
+std::string plan_text(const Case& c, const std::string& isa) { return gentt::plan_permute(desc_of(c, isa)).describe(); }
 
 Case random_case(std::mt19937_64& rng, std::int64_t max_elements) {
   static const std::int64_t sizes[] = {1, 2, 4, 8, 4, 2, 1, 16, 3, 5, 6, 12, 24, 32, 64, 100};
@@ -806,13 +804,9 @@ TEST_CASE("permute: strided views (sub-tensors, negative strides, padded outputs
         os[k] = -os[k];
       }
     const auto in_bytes = static_cast<size_t>(stride * c.elem), out_bytes = static_cast<size_t>(ostride * c.elem);
-    gentt::PermuteDesc d;
-    d.elem_bytes = c.elem;
-    d.shape = c.shape;
-    d.perm = c.perm;
+    gentt::PermuteDesc d = desc_of(c, "auto", 1 + static_cast<int>(rng() % 2));
     d.in_strides = is;
     d.out_strides = os;
-    d.threads = 1 + static_cast<int>(rng() % 2);
     const gentt::PermutePlan plan = gentt::plan_permute(d);
     INFO(describe(c) << " in_strides " << gentt::test::to_string(is) << " out_strides "
                      << gentt::test::to_string(os) << "\n" << plan.describe());

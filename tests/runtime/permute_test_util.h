@@ -32,7 +32,7 @@ inline std::vector<std::byte> random_bytes(std::mt19937_64& rng, std::size_t cou
   std::size_t i = 0;
   for (; i + 8 <= count; i += 8) {
     const std::uint64_t word = rng();
-    std::memcpy(bytes.data() + i, &word, 8);
+    for (std::size_t b = 0; b < 8; ++b) bytes[i + b] = static_cast<std::byte>(word >> (8 * b));  // any byte order
   }
   for (; i < count; ++i) bytes[i] = static_cast<std::byte>(rng() & 0xFF);
   return bytes;
@@ -120,8 +120,7 @@ inline std::string first_difference(std::span<const std::byte> expected,
            std::to_string(actual.size());
   }
   if (expected.empty() || std::memcmp(expected.data(), actual.data(), expected.size()) == 0) return "";
-  const auto at = std::mismatch(expected.begin(), expected.end(), actual.begin());
-  if (at.first == expected.end()) return "";
+  const auto at = std::mismatch(expected.begin(), expected.end(), actual.begin());  // they differ
   const std::size_t element = static_cast<std::size_t>(at.first - expected.begin()) / elem_size;
   Shape index(out_shape.size());
   std::int64_t rest = static_cast<std::int64_t>(element);
