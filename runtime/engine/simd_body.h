@@ -1557,8 +1557,8 @@ GENTT_SIMD_TARGET void run_lean(const Data& d, const char* in, char* out, std::i
 // 32 on AVX2) have engine bodies for a full butterfly only (passes = register bits). That is what
 // the planner gives them: every one of about 5,000 random problems on AVX2 and AVX-512 (bytes,
 // 16-bit, 4- and 8-byte elements) whose blocks had 16 registers or more had a full butterfly;
-// plans with fewer passes come from smaller blocks. A plan outside that (none known) runs on the portable engine
-// (prepare_simd returns null). The bodies for the other pass counts, 64 registers wide and each
+// plans with fewer passes come from smaller blocks. A plan outside that (none known) runs on
+// the portable engine (prepare_simd returns null). The bodies for the other pass counts, 64 registers wide and each
 // pass position with every unit's form, were two fifths of the AVX-512 engines' code (the
 // generic body of 64 registers alone 1.7 MB of the one without VBMI) and of their compile time.
 inline constexpr int kFullButterflyRegBits = 5;
