@@ -1558,10 +1558,16 @@ GENTT_SIMD_TARGET void run_lean(const Data& d, const char* in, char* out, std::i
 // the planner gives them: every one of about 5,000 random problems on AVX2 and AVX-512 (bytes,
 // 16-bit, 4- and 8-byte elements) whose blocks had 16 registers or more had a full butterfly;
 // plans with fewer passes come from smaller blocks. A plan outside that (none known) runs on
-// the portable engine (prepare_simd returns null). The bodies for the other pass counts, 64 registers wide and each
-// pass position with every unit's form, were two fifths of the AVX-512 engines' code (the
-// generic body of 64 registers alone 1.7 MB of the one without VBMI) and of their compile time.
+// the portable engine (prepare_simd returns null). The bodies for the other pass counts, 64
+// registers wide and each pass position with every unit's form, were two fifths of the AVX-512
+// engines' code (the generic body of 64 registers alone 1.7 MB of the one without VBMI) and of
+// their compile time.
 inline constexpr int kFullButterflyRegBits = 5;
+
+// Whether the engines have butterfly bodies (generic and lean) of reg_bits and passes.
+constexpr bool has_butterfly_body(int reg_bits, int passes) {
+  return reg_bits < kFullButterflyRegBits || passes == reg_bits;
+}
 
 template <class T, int RegBits>
 RunFn pick_passes(int passes, bool butterfly) {
@@ -1573,21 +1579,20 @@ RunFn pick_passes(int passes, bool butterfly) {
   RunFn fn = nullptr;
   [&]<int... P>(std::integer_sequence<int, P...>) {
     ([&] {
-      if constexpr (RegBits < kFullButterflyRegBits || P + 1 == RegBits)
+      if constexpr (has_butterfly_body(RegBits, P + 1))
         if (passes == P + 1) fn = run_range<T, RegBits, P + 1, true>;
     }(), ...);
   }(std::make_integer_sequence<int, RegBits>{});
   return fn;
 }
 
-// As pick_passes: full butterflies only from kFullButterflyRegBits register bits; HeldLast
-// bodies have two passes and more.
+// As pick_passes (has_butterfly_body); HeldLast bodies have two passes and more.
 template <class T, int RegBits, bool Fixed, bool Tab, bool HeldLast = false>
 RunFn pick_lean_passes(int passes) {
   RunFn fn = nullptr;
   [&]<int... P>(std::integer_sequence<int, P...>) {
     ([&] {
-      if constexpr ((!HeldLast || P >= 1) && (RegBits < kFullButterflyRegBits || P + 1 == RegBits))
+      if constexpr ((!HeldLast || P >= 1) && has_butterfly_body(RegBits, P + 1))
         if (passes == P + 1) fn = run_lean<T, RegBits, P + 1, Fixed, Tab, HeldLast>;
     }(), ...);
   }(std::make_integer_sequence<int, RegBits>{});
