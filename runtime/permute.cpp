@@ -30,6 +30,7 @@
 #include "runtime/engine/thread_pool.h"
 #include "runtime/engine/transform.h"
 #include "runtime/engine/walk.h"
+#include "runtime/slab_conversion.h"
 
 namespace gentt {
 
@@ -242,6 +243,8 @@ struct PermutePlan::Impl {
     return stream_any_alignment || (reinterpret_cast<std::uintptr_t>(out) % kLineBytes) == 0 ? stream.get() : cached.get();
   }
   std::shared_ptr<const engine::Transform> transform;  // conversion / scaling, or null
+  // Conversion or scaling through output slabs (slab_conversion.h), in place of cached/stream.
+  std::shared_ptr<const detail::SlabConversion> slabs;
   const gentt_kernel_info* registered = nullptr;
 };
 
@@ -274,6 +277,14 @@ void PermutePlan::execute(const void* in, void* out) const {
     if (p.parts <= 1 || !k->run_part) return k->run(in, out);
     return engine::run_parts(p.parts, [&](int part) { k->run_part(in, out, part, p.parts); });
   }
+  if (p.slabs) {
+    const detail::SlabConversion& slabs = *p.slabs;
+    const std::int64_t t = slabs.slabs();
+    const int n = static_cast<int>(std::min<std::int64_t>(p.parts, t));
+    if (n <= 1) return slabs.run(src, dst, 0, t);
+    return engine::run_parts(
+        n, [&](int part) { slabs.run(src, dst, engine::part_begin(t, part, n), engine::part_begin(t, part + 1, n)); });
+  }
   const engine::PreparedBlocks* blocks = p.blocks_for(out);
   const std::int64_t t = blocks->iterations();
   const int n = static_cast<int>(std::min<std::int64_t>(p.parts, t));
@@ -293,6 +304,11 @@ void PermutePlan::execute_part(const void* in, void* out, int part, int nparts) 
     if (p.registered->run_part) return p.registered->run_part(in, out, part, nparts);
     if (part == 0) p.registered->run(in, out);
     return;
+  }
+  if (p.slabs) {
+    const std::int64_t t = p.slabs->slabs();
+    return p.slabs->run(static_cast<const char*>(in), static_cast<char*>(out), engine::part_begin(t, part, nparts),
+                        engine::part_begin(t, part + 1, nparts));
   }
   const engine::PreparedBlocks* blocks = p.blocks_for(out);
   const std::int64_t t = blocks->iterations();
@@ -558,6 +574,37 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   const engine::StridedProblem sp = engine::make_strided_problem(elem_bytes, d.shape, d.perm, in_strides, out_strides);
   const Canonical canon = sp.canonical();
   const bool simd = isa != EngineIsa::scalar;
+
+  // Conversion and scaling into a contiguous output: through output slabs where they apply.
+  if (impl->transform && out_contiguous) {
+    std::string why;
+    if (const std::optional<detail::SlabGeometry> g = detail::choose_slabs(sp, elem_bytes, &why)) {
+      PermutePlan full = plan_permute(detail::slab_desc(d, sp, *g, g->chunk));
+      PermutePlan tail;
+      if (g->extent % g->chunk != 0) tail = plan_permute(detail::slab_desc(d, sp, *g, g->extent % g->chunk));
+      impl->isa = full.isa();
+      text << "canonical: shape (";
+      for (size_t a = 0; a < sp.axes.size(); ++a) text << (a ? "," : "") << sp.axes[a].extent;
+      text << ") perm (";
+      for (size_t k = 0; k < sp.perm.size(); ++k) text << (k ? "," : "") << sp.perm[k];
+      text << ")\n";
+      text << "transform: " << impl->transform->describe() << ", through " << g->reason
+           << ": each slab moved as " << dtype_name << " into a buffer in cache by the plan below, then converted (one row-transform call per output run); "
+           << impl->parts << " part(s)\n";
+      std::string sub = full.describe();
+      for (size_t at = 0; at < sub.size();) {  // the slab's plan, indented
+        const size_t end = std::min(sub.find('\n', at), sub.size());
+        text << "  slab " << sub.substr(at, end - at) << "\n";
+        at = end + 1;
+      }
+      impl->slabs = std::make_shared<const detail::SlabConversion>(*g, std::move(full), std::move(tail),
+                                                                  impl->transform->sink(), elem_bytes);
+      impl->description = text.str();
+      PermutePlan result;
+      result.impl_ = std::move(impl);
+      return result;
+    }
+  }
 
   // A permutation that keeps the innermost axis moves whole rows (engine/row_copy.h).
   if (!sp.axes.empty() && sp.axes.back().in_stride == 1 && sp.axes.back().out_stride == 1 &&

@@ -111,7 +111,7 @@ RowTransform::Fn with_storage_type(ScalarKind kind, Visit&& visit) {
 
 template <class From, class To>
 RowTransform::Fn pick_loop(RowMode mode, KernelIsa isa) {
-  const bool avx2 = isa == KernelIsa::avx2;
+  const bool avx2 = isa == KernelIsa::avx2 || isa == KernelIsa::avx512;  // avx512: the avx2 loops
 #if !GENTT_HAVE_AVX2_KERNELS
   (void)avx2;
 #endif
@@ -149,7 +149,11 @@ bool cpu_has_f16c() {
 std::vector<KernelIsa> available_kernel_isas() {
   std::vector<KernelIsa> isas = {KernelIsa::portable};
 #if GENTT_HAVE_AVX2_KERNELS
-  if (__builtin_cpu_supports("avx2") && cpu_has_f16c()) isas.push_back(KernelIsa::avx2);
+  if (__builtin_cpu_supports("avx2") && cpu_has_f16c()) {
+    isas.push_back(KernelIsa::avx2);
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+      isas.push_back(KernelIsa::avx512);
+  }
 #endif
   return isas;
 }
@@ -161,7 +165,9 @@ KernelIsa best_kernel_isa() {
 
 RowTransform::Fn select_row_kernel(ScalarKind from, ScalarKind to, RowMode mode, KernelIsa isa) {
 #if GENTT_HAVE_AVX2_KERNELS
-  if (isa == KernelIsa::avx2 && mode == RowMode::plain)
+  if (isa == KernelIsa::avx512 && mode == RowMode::plain)
+    if (RowTransform::Fn half = avx512_half_row_kernel(from, to)) return half;
+  if ((isa == KernelIsa::avx2 || isa == KernelIsa::avx512) && mode == RowMode::plain)
     if (RowTransform::Fn f16c = f16c_row_kernel(from, to)) return f16c;
 #endif
   return with_storage_type(from, [&](auto from_type) {

@@ -18,8 +18,9 @@ enum class RowMode {
 
 // Instruction sets with their own row loops. The library is built for baseline x86-64; the avx2
 // loops are compiled with function target attributes and used only when the CPU runs AVX2 and
-// F16C (F16C also gives exact float16 <-> float32 conversion in hardware).
-enum class KernelIsa { portable, avx2 };
+// F16C (F16C also gives exact float16 <-> float32 conversion in hardware). avx512 (AVX-512 F,
+// BW, VL besides those) has its own float32 <-> float16 loops and the avx2 loops for the rest.
+enum class KernelIsa { portable, avx2, avx512 };
 
 // The ISAs of this build that the running CPU executes, portable first.
 std::vector<KernelIsa> available_kernel_isas();
@@ -34,5 +35,10 @@ RowTransform::Fn select_row_kernel(ScalarKind from, ScalarKind to, RowMode mode,
 // Hand-written F16C loops for float32 <-> float16 (plain mode), or nullptr for other pairs.
 // Defined only where the avx2 ISA exists.
 RowTransform::Fn f16c_row_kernel(ScalarKind from, ScalarKind to);
+
+// AVX-512 loops (16 lanes, masked tails) for float32 <-> float16, float32 <-> bfloat16 and 8-
+// and 16-bit integers -> float16, or nullptr for other pairs. Defined only where the avx2 ISA
+// exists.
+RowTransform::Fn avx512_half_row_kernel(ScalarKind from, ScalarKind to);
 
 }  // namespace gentt::detail

@@ -30,7 +30,9 @@ using gentt::detail::KernelIsa;
 using gentt::detail::RowMode;
 using Bytes = std::vector<unsigned char>;
 
-const char* isa_name(KernelIsa isa) { return isa == KernelIsa::avx2 ? "avx2" : "portable"; }
+const char* isa_name(KernelIsa isa) {
+  return isa == KernelIsa::avx512 ? "avx512" : isa == KernelIsa::avx2 ? "avx2" : "portable";
+}
 
 ElementType type_named(const std::string& name) {
   const std::optional<ElementType> type = gentt::element_type(name);
