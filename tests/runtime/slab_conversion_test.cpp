@@ -60,11 +60,14 @@ TEST_CASE("slabs: where they apply and how the output is cut", "[convert][slabs]
   CHECK(g->whole_extent == 3);
   CHECK(g->whole_extent * g->chunk * g->inner * 4 <= gentt::detail::kSlabTargetBytes);
   CHECK(g->slabs == (50176 + g->chunk - 1) / g->chunk);
-  // A transpose whose rows fit: 2 output rows of 4096 per slab would cut the input's rows below a
+  // A transpose whose rows fit: 2 output rows of 1024 per slab would cut the input's rows below a
   // line, so the slab takes 16 (a line of float32).
-  g = slabs_of(4, {4096, 4096}, {1, 0}, &why);
+  g = slabs_of(4, {1024, 1024}, {1, 0}, &why);
   REQUIRE(g.has_value());
   CHECK(g->chunk == 16);
+  // The same past 8 MiB: the fused blocks' cache tiles.
+  CHECK_FALSE(slabs_of(4, {4096, 4096}, {1, 0}, &why).has_value());
+  CHECK(why.find("cache tiles") != std::string::npos);
   // Kept rows of 1 KiB: the row engine converts them.
   CHECK_FALSE(slabs_of(4, {16, 32, 256}, {1, 0, 2}, &why).has_value());
   CHECK(why.find("rows of 1024 bytes") != std::string::npos);
