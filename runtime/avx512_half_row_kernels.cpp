@@ -113,10 +113,15 @@ GENTT_TARGET_AVX512_HALF void float32_to_float16_avx512(const void* src, void* d
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + kLanes),
                         cvt_to_half(b));
   }
-  for (; i < n; i += kLanes) {
-    const std::int64_t count = n - i < kLanes ? n - i : kLanes;
-    float32_to_float16_lanes(in + i, out + i, first_lanes(count), count);
+  for (; i + kLanes <= n; i += kLanes) {  // a register's run of the fused blocks: 16, unmasked
+    const __m512 a = _mm512_loadu_ps(in + i);
+    if (signalling_float32(_mm512_castps_si512(a), 0xffff) != 0) {
+      float32_to_float16_portable(in + i, out + i, kLanes);
+      continue;
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), cvt_to_half(a));
   }
+  if (i < n) float32_to_float16_lanes(in + i, out + i, first_lanes(n - i), n - i);
 }
 
 GENTT_TARGET_AVX512_HALF inline void float16_to_float32_lanes(const std::uint16_t* in, float* out, __mmask16 lanes,
@@ -142,10 +147,15 @@ GENTT_TARGET_AVX512_HALF void float16_to_float32_avx512(const void* src, void* d
     _mm512_storeu_ps(out + i, cvt_from_half(a));
     _mm512_storeu_ps(out + i + kLanes, cvt_from_half(b));
   }
-  for (; i < n; i += kLanes) {
-    const std::int64_t count = n - i < kLanes ? n - i : kLanes;
-    float16_to_float32_lanes(in + i, out + i, first_lanes(count), count);
+  for (; i + kLanes <= n; i += kLanes) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
+    if (signalling_float16(a, 0xffff) != 0) {
+      float16_to_float32_portable(in + i, out + i, kLanes);
+      continue;
+    }
+    _mm512_storeu_ps(out + i, cvt_from_half(a));
   }
+  if (i < n) float16_to_float32_lanes(in + i, out + i, first_lanes(n - i), n - i);
 }
 
 // Lanes (at most 16) of 8- or 16-bit integers as float32: exact.
