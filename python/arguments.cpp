@@ -82,7 +82,9 @@ std::complex<double> number_arg(py::handle value, const std::string& arg) {
     throw py::type_error(arg + ": must be a real or complex number, got " + type_name(value));
   const Py_complex c = PyComplex_AsCComplex(value.ptr());
   if (c.real == -1.0 && PyErr_Occurred()) {
+    const bool overflow = PyErr_ExceptionMatches(PyExc_OverflowError);
     PyErr_Clear();
+    if (overflow) throw py::value_error(arg + ": " + type_name(value) + " is too large to convert to a double");
     throw py::type_error(arg + ": must be a real or complex number, got " + type_name(value));
   }
   return {c.real, c.imag};

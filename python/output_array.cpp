@@ -60,11 +60,19 @@ bool ranges_overlap(const py::array& a, const py::array& b) {
 
 bool shares_memory(const py::array& a, const py::array& b) {
   if (!ranges_overlap(a, b)) return false;
-  // Exact, and only asked when the ranges intersect. Leaked on purpose: a static py::object
-  // would be destroyed after the interpreter has gone.
-  static py::object* np_shares_memory =
-      new py::object(py::module_::import("numpy").attr("shares_memory"));
-  return (*np_shares_memory)(a, b).cast<bool>();
+  // Only asked when the ranges intersect, with a bound on NumPy's work (exact, it is exponential
+  // in the rank of as_strided views: 1.5 s at rank 18). Past the bound the answer is "not shown
+  // to share": the callers then copy a (gentt.permute) or refuse interleaved ranges (Plan), as
+  // NumPy's own copies do when unsure. Leaked on purpose: a static py::object would be destroyed
+  // after the interpreter has gone.
+  static py::object* np_shares_memory = new py::object(py::module_::import("numpy").attr("shares_memory"));
+  try {
+    return (*np_shares_memory)(a, b, py::arg("max_work") = 100000).cast<bool>();
+  } catch (py::error_already_set& e) {
+    static py::object* too_hard = new py::object(py::module_::import("numpy").attr("TooHardError"));
+    if (!e.matches(*too_hard)) throw;
+    return false;
+  }
 }
 
 }  // namespace gentt::python

@@ -25,7 +25,8 @@ py::array new_output(const py::dtype& dtype, const std::vector<std::int64_t>& sh
 // interleave without sharing an element also count).
 bool ranges_overlap(const py::array& a, const py::array& b);
 
-// np.shares_memory(a, b): whether some byte belongs to both (exact).
+// np.shares_memory(a, b): whether some byte belongs to both (exact up to a bound on NumPy's work;
+// false past it, so callers must still copy or refuse interleaved byte ranges).
 bool shares_memory(const py::array& a, const py::array& b);
 
 }  // namespace gentt::python

@@ -72,10 +72,17 @@ py::array permute(py::handle a_arg, py::handle axes, py::handle out_arg, py::han
   const PermuteDesc desc = make_desc(op, layout, "a", "out");
   const void* in_ptr = a.data();
   void* out_ptr = out.mutable_data();
-  {
+  try {
     // The arrays stay referenced by this frame; other Python threads may run meanwhile.
     py::gil_scoped_release release;
     gentt::permute(in_ptr, out_ptr, desc);
+  } catch (const Error& e) {
+    // out's layout, checked by the runtime as out_strides (elements): name the argument here.
+    if (e.argument() != "out_strides") throw;
+    const std::string what = e.what();
+    const std::size_t at = what.find("may let");
+    throw Error("out", "its strides " + tuple_text(strides_of(out)) + " " +
+                           (at == std::string::npos ? what : what.substr(at)));
   }
   return out;
 }

@@ -14,7 +14,7 @@ std::optional<std::vector<std::int64_t>> strides_arg(py::handle value, std::size
   if (value.is_none()) return std::nullopt;
   std::vector<std::int64_t> s = int_list(value, arg);
   if (s.size() != rank)
-    throw Error(arg, "has " + std::to_string(s.size()) + " entries but the problem has " + std::to_string(rank) +
+    throw Error(arg, "has " + std::to_string(s.size()) + (s.size() == 1 ? " entry" : " entries") + " but the problem has " + std::to_string(rank) +
                          " axes");
   if (whole_elements)
     for (std::size_t a = 0; a < rank; ++a)
@@ -98,6 +98,11 @@ py::array Plan::execute(py::handle a_arg, py::handle out_arg) const {
     out = checked_out(out_arg, out_shape_, op_.out_dtype, "out");
     check_matches(out, out_shape_, op_.out_dtype, out_bytes_, "out");
     if (shares_memory(a, out)) throw Error("out", "shares memory with a (np.shares_memory); use another array");
+    // Interleaved views (a[::2], out over a[1::2]'s memory): gentt.permute moves a copy of a; a
+    // plan is made for a's strides, so it cannot.
+    if (ranges_overlap(a, out))
+      throw Error("out", "lies within a's byte range (interleaved views): a Plan does not copy a as gentt.permute "
+                         "does; pass arrays whose memory does not interleave");
   }
   if (empty_) return out;
 

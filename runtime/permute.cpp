@@ -113,6 +113,8 @@ Span view_span(const std::vector<std::int64_t>& shape, const std::vector<std::in
 // makes). The span of the inner axes is the sum of theirs, not the largest: strides (4, -3, -1)
 // over extents (19, 2, 3) reach 6 elements below an element, so the step of 4 lands on another
 // (found by tests/fuzz/runtime_fuzz.cpp).
+std::string entries(std::size_t n) { return std::to_string(n) + (n == 1 ? " entry" : " entries"); }
+
 void check_out_strides(const std::vector<std::int64_t>& out_shape, const std::vector<std::int64_t>& strides) {
   std::vector<std::pair<std::int64_t, std::int64_t>> axes;  // |stride|, extent
   for (size_t k = 0; k < out_shape.size(); ++k)
@@ -121,7 +123,10 @@ void check_out_strides(const std::vector<std::int64_t>& out_shape, const std::ve
   std::int64_t reach = 1;  // 1 + the elements spanned by the axes so far (saturating)
   for (const auto& [stride, extent] : axes) {
     if (stride < reach)
-      throw Error("out_strides", "two output elements would share an address (strides " + join(strides) + ")");
+      throw Error("out_strides",
+                  "(" + join(strides) + ") may let two output elements share an address: gentt takes output layouts "
+                  "whose axes, by increasing |stride|, each step past the span of the smaller ones (as NumPy's slices "
+                  "and transposes do), and cannot tell other layouts from overlapping ones");
     std::int64_t span = 0;
     if (__builtin_mul_overflow(stride, extent - 1, &span) || __builtin_add_overflow(reach, span, &reach))
       reach = std::numeric_limits<std::int64_t>::max();
@@ -129,6 +134,12 @@ void check_out_strides(const std::vector<std::int64_t>& out_shape, const std::ve
 }
 
 std::int64_t resolve_elem_bytes(const PermuteDesc& d, std::string* dtype_name) {
+  if (d.dtype == "bool") {  // not a generator dtype (ir/problem.h); a 1-byte element that converts
+    if (d.elem_bytes != 0 && d.elem_bytes != 1)
+      throw Error("elem_bytes", std::to_string(d.elem_bytes) + " disagrees with dtype bool (1 byte)");
+    *dtype_name = "bool";
+    return 1;
+  }
   if (!d.dtype.empty()) {
     const auto dt = parse_dtype(d.dtype);
     if (!dt) throw Error("dtype", "unknown dtype \"" + d.dtype + "\" (a name such as float32, uint8, complex128, bfloat16, or bytesN)");
@@ -526,10 +537,10 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   // Strides.
   const bool in_dense = d.in_strides.empty(), out_dense = d.out_strides.empty();
   if (!in_dense && d.in_strides.size() != d.shape.size())
-    throw Error("in_strides", "has " + std::to_string(d.in_strides.size()) + " entries but shape has " +
+    throw Error("in_strides", "has " + entries(d.in_strides.size()) + " but shape has " +
                                   std::to_string(rank) + " axes");
   if (!out_dense && d.out_strides.size() != d.shape.size())
-    throw Error("out_strides", "has " + std::to_string(d.out_strides.size()) + " entries but shape has " +
+    throw Error("out_strides", "has " + entries(d.out_strides.size()) + " but shape has " +
                                    std::to_string(rank) + " axes");
   const std::vector<std::int64_t> in_strides = in_dense ? contiguous_strides(d.shape) : d.in_strides;
   const std::vector<std::int64_t> out_strides = out_dense ? contiguous_strides(out_shape) : d.out_strides;

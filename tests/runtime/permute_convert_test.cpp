@@ -210,3 +210,21 @@ TEST_CASE("convert: rows of a kept innermost axis convert as the same elements c
     REQUIRE(got == want);
   }
 }
+
+TEST_CASE("convert: bool elements, as NumPy's bool (any nonzero byte is true)", "[convert]") {
+  gentt::PermuteDesc d;
+  d.dtype = "bool";
+  d.out_dtype = "int32";
+  d.shape = {2, 3};
+  d.perm = {1, 0};
+  const std::vector<std::uint8_t> in = {0, 1, 2, 0, 255, 0};
+  std::vector<std::int32_t> out(6, -7);
+  gentt::plan_permute(d).execute(in.data(), out.data());
+  CHECK(out == std::vector<std::int32_t>{0, 0, 1, 1, 1, 0});
+  d.out_dtype.clear();  // a plain move of 1-byte elements
+  std::vector<std::uint8_t> moved(6);
+  gentt::plan_permute(d).execute(in.data(), moved.data());
+  CHECK(moved == std::vector<std::uint8_t>{0, 0, 1, 255, 2, 0});
+  d.elem_bytes = 2;
+  CHECK_THROWS_WITH(gentt::plan_permute(d), "elem_bytes: 2 disagrees with dtype bool (1 byte)");
+}
