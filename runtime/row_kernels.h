@@ -32,7 +32,8 @@ KernelIsa best_kernel_isa();
 // cannot be scaled (integers, bool). isa must be one that available_kernel_isas() lists.
 RowTransform::Fn select_row_kernel(ScalarKind from, ScalarKind to, RowMode mode, KernelIsa isa);
 
-// Hand-written F16C loops for float32 <-> float16 (plain mode), or nullptr for other pairs.
+// Hand-written F16C loops for float32 <-> float16 and 8/16-bit integers -> float16 (plain mode),
+// or nullptr for other pairs.
 // Defined only where the avx2 ISA exists.
 RowTransform::Fn f16c_row_kernel(ScalarKind from, ScalarKind to);
 
