@@ -544,9 +544,11 @@ PermutePlan plan_permute(const PermuteDesc& d) {
                                    std::to_string(rank) + " axes");
   const std::vector<std::int64_t> in_strides = in_dense ? contiguous_strides(d.shape) : d.in_strides;
   const std::vector<std::int64_t> out_strides = out_dense ? contiguous_strides(out_shape) : d.out_strides;
-  if (!out_dense) check_out_strides(out_shape, out_strides);
   impl->in_span = view_span(d.shape, in_strides, impl->in_elem_bytes, "in_strides");
+  // The span first: it reports offsets that overflow (a stride of INT64_MIN, whose magnitude
+  // check_out_strides could not take) before the overlap rule looks at the strides.
   impl->out_span = view_span(out_shape, out_strides, impl->out_elem_bytes, "out_strides");
+  if (!out_dense) check_out_strides(out_shape, out_strides);
   impl->elements = element_count(d.shape);
 
   // Threads: parts of at least kMinBytesPerPart of output.

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <limits>
 #include <initializer_list>
 #include <random>
 #include <thread>
@@ -857,6 +858,14 @@ TEST_CASE("permute: invalid arguments throw gentt::Error naming the argument and
   // (found by tests/fuzz/runtime_fuzz.cpp; each inner axis alone fits under the step of 4).
   CHECK(with([](auto& d) { d.shape = {3, 2, 19}; d.perm = {2, 1, 0}; d.out_strides = {4, -3, -1}; }) == "out_strides");
   CHECK(with([](auto& d) { d.shape = {3, 2, 19}; d.perm = {2, 1, 0}; d.out_strides = {6, -3, -1}; }) == "(no error)");
+  // A stride of INT64_MIN: its offsets overflow (reported as such, before the overlap rule, whose
+  // magnitude of it would be undefined).
+  {
+    gentt::PermuteDesc d = ok;
+    d.shape = {3, 3};
+    d.out_strides = {std::numeric_limits<std::int64_t>::min(), 1};
+    CHECK_THROWS_WITH(gentt::plan_permute(d), Catch::Contains("out_strides") && Catch::Contains("overflow"));
+  }
   CHECK(with([](auto& d) { d.threads = -1; }) == "threads");
   CHECK(with([](auto& d) { d.isa = "mmx"; }) == "isa");
   CHECK(with([](auto& d) { d.shape.assign(65, 1); d.perm.resize(65); for (int i = 0; i < 65; ++i) d.perm[i] = i; }) ==
