@@ -591,7 +591,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   // Conversion and scaling into a contiguous output: through output slabs where they apply.
   if (impl->transform && out_contiguous) {
     std::string why;
-    if (const std::optional<detail::SlabGeometry> g = detail::choose_slabs(sp, elem_bytes, &why)) {
+    const std::int64_t target = detail::slab_target_bytes(sp.elements * elem_bytes, impl->parts);
+    if (const std::optional<detail::SlabGeometry> g = detail::choose_slabs(sp, elem_bytes, &why, target)) {
       PermutePlan full = plan_permute(detail::slab_desc(d, sp, *g, g->chunk));
       PermutePlan tail;
       if (g->extent % g->chunk != 0) tail = plan_permute(detail::slab_desc(d, sp, *g, g->extent % g->chunk));

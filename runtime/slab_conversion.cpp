@@ -35,8 +35,13 @@ unsigned char* slab_buffer(std::int64_t bytes) {
 
 }  // namespace
 
+std::int64_t slab_target_bytes(std::int64_t in_bytes, int parts) {
+  if (parts <= 1) return kSlabTargetBytes;
+  return std::clamp<std::int64_t>(in_bytes / (4 * std::int64_t{parts}), kSlabMinTargetBytes, kSlabTargetBytes);
+}
+
 std::optional<SlabGeometry> choose_slabs(const engine::StridedProblem& sp, std::int64_t in_elem_bytes,
-                                         std::string* why) {
+                                         std::string* why, std::int64_t target) {
   const int m = static_cast<int>(sp.axes.size());
   if (m == 0) {
     *why = "a single element";
@@ -68,10 +73,10 @@ std::optional<SlabGeometry> choose_slabs(const engine::StridedProblem& sp, std::
     }
     expected *= extent[k];
   }
-  // The split: the outermost axis whose inner axes fit kSlabTargetBytes.
+  // The split: the outermost axis whose inner axes fit the target.
   int split = m - 1;
   std::int64_t inner = 1;
-  while (split > 0 && inner * extent[split] * in_elem_bytes <= kSlabTargetBytes) inner *= extent[split--];
+  while (split > 0 && inner * extent[split] * in_elem_bytes <= target) inner *= extent[split--];
   // The input's innermost axis must not be cut to single indices (the slab's plan would read its
   // elements one by one): before the split it stays whole, one output run per index of it.
   const std::int64_t line = std::max<std::int64_t>(1, kSlabLineBytes / in_elem_bytes);
@@ -79,13 +84,13 @@ std::optional<SlabGeometry> choose_slabs(const engine::StridedProblem& sp, std::
   // The same where it is the split axis but shorter than a line (chunks of it could only be the
   // whole axis): the next axis is chunked instead.
   if (innermost_at == split && split + 1 < m && extent[split] <= line &&
-      inner * extent[split] * in_elem_bytes > kSlabTargetBytes) {
+      inner * extent[split] * in_elem_bytes > target) {
     whole = split++;
     inner /= extent[split];
   }
   const std::int64_t whole_extent = whole >= 0 ? extent[whole] : 1;
   std::int64_t chunk =
-      std::clamp<std::int64_t>(kSlabTargetBytes / (whole_extent * inner * in_elem_bytes), 1, extent[split]);
+      std::clamp<std::int64_t>(target / (whole_extent * inner * in_elem_bytes), 1, extent[split]);
   if (split == innermost_at && chunk < extent[split]) {  // whole lines of it
     chunk = std::min(extent[split], std::max(line, chunk / line * line));
     // Past the caches a slab would read one or a few lines from each of its rows, all rows of

@@ -24,9 +24,15 @@
 namespace gentt::detail {
 
 // A slab's input-type bytes aimed at, and the most a slab may take where the input's innermost
-// axis needs more for whole lines.
+// axis needs more for whole lines. Plans of several parts aim at a quarter of a part, down to
+// kSlabMinTargetBytes, so that the parts' slabs balance (uint8 224x224x3 -> float32 CHW, 2
+// threads: three slabs of 64 KiB split 2 / 1).
 inline constexpr std::int64_t kSlabTargetBytes = std::int64_t{64} << 10;
+inline constexpr std::int64_t kSlabMinTargetBytes = std::int64_t{16} << 10;
 inline constexpr std::int64_t kSlabMaxBytes = std::int64_t{512} << 10;
+
+// The slab size aimed at for a problem of in_bytes of input run in `parts` parts.
+std::int64_t slab_target_bytes(std::int64_t in_bytes, int parts);
 
 // The cut of a problem's output (StridedProblem's output order) into slabs: output axis `split`
 // in chunks, the axes after it whole, those before it one index per slab but for `whole` (the
@@ -48,11 +54,11 @@ struct SlabGeometry {
   std::string reason;                        // for describe()
 };
 
-// The slabs for `sp` (a contiguous output), or nullopt with `why` set when the problem does not
+// The slabs for `sp` (a contiguous output), about `target` bytes of the input type each, or nullopt with `why` set when the problem does not
 // take them (its input's innermost axis would be cut below a line, or a slab would exceed
 // kSlabMaxBytes).
 std::optional<SlabGeometry> choose_slabs(const engine::StridedProblem& sp, std::int64_t in_elem_bytes,
-                                         std::string* why);
+                                         std::string* why, std::int64_t target = kSlabTargetBytes);
 
 // The descriptor of one slab's plain permutation: `sp`'s axes (input order, its strides) with the
 // leading output axes (but `whole`) at extent 1 and the split axis at `chunk` indices; dtype and

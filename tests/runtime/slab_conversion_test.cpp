@@ -77,6 +77,12 @@ TEST_CASE("slabs: where they apply and how the output is cut", "[convert][slabs]
   CHECK_FALSE(slabs_of(8, {2048, 2048, 64}, {2, 1, 0}, &why).has_value());
   CHECK(why.find("at most 512 KiB") != std::string::npos);
 
+  // Several parts: slabs of a quarter of a part, 16-64 KiB, so that they balance.
+  CHECK(gentt::detail::slab_target_bytes(150528, 1) == 64 << 10);
+  CHECK(gentt::detail::slab_target_bytes(150528, 2) == 150528 / 8);
+  CHECK(gentt::detail::slab_target_bytes(4 << 20, 2) == 64 << 10);
+  CHECK(gentt::detail::slab_target_bytes(32 << 10, 2) == 16 << 10);
+
   gentt::PermuteDesc d;
   d.dtype = "float32";
   d.out_dtype = "float16";
