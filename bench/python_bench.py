@@ -5,15 +5,20 @@
         [--samples 7] [--min-sample-ms 1] [--filter REGEX] [--limit N]
 
 CASES.txt has one case a line, `dtype ; shape... ; axes...` (the format of /work/shared/bench/*.txt;
-`#` starts a comment). For each case it times, interleaved round by round, the median of
+`#` starts a comment), or `from to ; shape... ; axes...` for a fused conversion (the format of
+bench/sets/convert.txt). For each case it times, interleaved round by round, the median of
 --samples samples, each a warm batch of back-to-back calls lasting at least --min-sample-ms:
 
-  gentt   gentt.permute(a, axes, out=o, threads=T)   (o preallocated, pre-faulted, 64-byte aligned)
-  numpy   np.copyto(o, a.transpose(axes))            (single-threaded)
-  torch   o.copy_(t.permute(axes))                   (only when torch imports; torch's own threads)
+  gentt   gentt.permute(a, axes, out=o, threads=T[, dtype=to])   (o preallocated, pre-faulted,
+                                                                  64-byte aligned)
+  numpy   np.copyto(o, a.transpose(axes)[, casting="unsafe"])     (single-threaded)
+  torch   o.copy_(t.permute(axes))                               (only when torch imports; torch's
+                                                                  own threads; converts too)
 
-GB/s = 2 * bytes / seconds (one read, one write). It ends with the call overhead: the time of one
-call on a tiny (2, 3) float32 array for each implementation.
+GB/s = (bytes read + bytes written) / seconds: 2 * bytes without a conversion. Conversions get
+finite input values (random normal floats, random integers); those to bfloat16, which NumPy
+lacks (and so the module cannot ask for), are left out. It ends with the call overhead: the time of one call on a tiny
+(2, 3) float32 array for each implementation.
 """
 import argparse
 import re
@@ -52,9 +57,10 @@ def read_cases(path):
             if not line:
                 continue
             fields = [x.strip() for x in line.split(";")]
-            if len(fields) != 3:
-                sys.exit("%s:%d: expected `dtype ; shape ; axes`" % (path, number))
-            cases.append((fields[0], tuple(int(x) for x in fields[1].split()),
+            types = fields[0].split()
+            if len(fields) != 3 or len(types) not in (1, 2):
+                sys.exit("%s:%d: expected `dtype ; shape ; axes` or `from to ; shape ; axes`" % (path, number))
+            cases.append((types[0], types[1] if len(types) == 2 else None, tuple(int(x) for x in fields[1].split()),
                           tuple(int(x) for x in fields[2].split())))
     return cases
 
@@ -83,7 +89,17 @@ def median_times(calls, samples, min_seconds):
     return {name: statistics.median(t) for name, t in times.items()}
 
 
-def implementations(a, axes, o, threads):
+def implementations(a, axes, o, threads, to=None):
+    if to is not None:  # a fused conversion
+        calls = {
+            "gentt": lambda: gentt.permute(a, axes, out=o, threads=threads, dtype=o.dtype),
+            "numpy": lambda: np.copyto(o, a.transpose(axes), casting="unsafe"),
+        }
+        if torch is not None and a.dtype.kind in "biufc" and o.dtype.kind in "biufc" and \
+                (a.dtype.kind != "u" or a.dtype.itemsize == 1) and (o.dtype.kind != "u" or o.dtype.itemsize == 1):
+            t, to_t = torch.from_numpy(a), torch.from_numpy(o)
+            calls["torch"] = lambda: to_t.copy_(t.permute(axes))
+        return calls
     calls = {
         "gentt": lambda: gentt.permute(a, axes, out=o, threads=threads),
         "numpy": lambda: np.copyto(o, a.transpose(axes)),
@@ -118,7 +134,7 @@ def main():
     parser.add_argument("--limit", type=int, default=0, help="at most this many cases")
     args = parser.parse_args()
 
-    cases = [c for c in read_cases(args.cases) if re.search(args.filter, "%s %s %s" % c)]
+    cases = [c for c in read_cases(args.cases) if re.search(args.filter, " ".join(map(str, c))) and c[1] != "bfloat16"]
     if args.limit:
         cases = cases[:args.limit]
     rng = np.random.default_rng(0)
@@ -130,13 +146,20 @@ def main():
     print("| dtype | shape | axes | bytes | " + " | ".join(n + " GB/s" for n in names) +
           " | gentt / numpy |" + (" gentt / torch |" if torch else ""))
     print("|" + "---|" * (5 + len(names) + (1 if torch else 0)))
-    for dtype_name, shape, axes in cases:
+    for dtype_name, to_name, shape, axes in cases:
         dtype = numpy_dtype(dtype_name)
-        a = rng.integers(0, 256, size=int(np.prod(shape)) * dtype.itemsize, dtype=np.uint8).view(dtype).reshape(shape)
-        o = line_aligned_zeros(tuple(shape[i] for i in axes), dtype)
-        seconds = median_times(implementations(a, axes, o, args.threads), args.samples, args.min_sample_ms / 1e3)
-        gbps = {n: 2 * a.nbytes / s / 1e9 for n, s in seconds.items()}
-        row = [dtype_name, "x".join(map(str, shape)), ",".join(map(str, axes)), str(a.nbytes)]
+        if to_name is None:
+            a = rng.integers(0, 256, size=int(np.prod(shape)) * dtype.itemsize, dtype=np.uint8).view(dtype).reshape(shape)
+        elif dtype.kind == "f":
+            a = (rng.standard_normal(shape) * 100).astype(dtype)
+        else:
+            a = rng.integers(0, 256, size=int(np.prod(shape)) * dtype.itemsize, dtype=np.uint8).view(dtype).reshape(shape)
+        out_dtype = dtype if to_name is None else numpy_dtype(to_name)
+        o = line_aligned_zeros(tuple(shape[i] for i in axes), out_dtype)
+        seconds = median_times(implementations(a, axes, o, args.threads, to_name), args.samples, args.min_sample_ms / 1e3)
+        gbps = {n: (a.nbytes + o.nbytes) / s / 1e9 for n, s in seconds.items()}
+        label = dtype_name if to_name is None else dtype_name + " -> " + to_name
+        row = [label, "x".join(map(str, shape)), ",".join(map(str, axes)), str(a.nbytes)]
         row += ["%.2f" % gbps[n] if n in gbps else "-" for n in names]
         row.append("%.2f" % (gbps["gentt"] / gbps["numpy"]))
         if torch:
