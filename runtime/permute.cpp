@@ -108,13 +108,14 @@ Span view_span(const std::vector<std::int64_t>& shape, const std::vector<std::in
   return s;
 }
 
+// "1 entry", "3 entries".
+std::string entries(std::size_t n) { return std::to_string(n) + (n == 1 ? " entry" : " entries"); }
+
 // No two output elements may share an address: sorted by |stride|, each axis must step past
 // the whole extent of the axes inside it, together (sufficient, and true of every array NumPy
 // makes). The span of the inner axes is the sum of theirs, not the largest: strides (4, -3, -1)
 // over extents (19, 2, 3) reach 6 elements below an element, so the step of 4 lands on another
 // (found by tests/fuzz/runtime_fuzz.cpp).
-std::string entries(std::size_t n) { return std::to_string(n) + (n == 1 ? " entry" : " entries"); }
-
 void check_out_strides(const std::vector<std::int64_t>& out_shape, const std::vector<std::int64_t>& strides) {
   std::vector<std::pair<std::int64_t, std::int64_t>> axes;  // |stride|, extent
   for (size_t k = 0; k < out_shape.size(); ++k)
@@ -254,6 +255,7 @@ struct PermutePlan::Impl {
     return stream_any_alignment || (reinterpret_cast<std::uintptr_t>(out) % kLineBytes) == 0 ? stream.get() : cached.get();
   }
   std::shared_ptr<const engine::Transform> transform;  // conversion / scaling, or null
+  std::string transform_note;  // for describe(): why a conversion is not through slabs
   // Conversion or scaling through output slabs (slab_conversion.h), in place of cached/stream.
   std::shared_ptr<const detail::SlabConversion> slabs;
   const gentt_kernel_info* registered = nullptr;
@@ -493,7 +495,7 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
   text << "): the innermost axis is kept\n";
   text << "engine: " << impl.cached->describe() << ", " << impl.cached->iterations() << " rows or pieces, "
        << impl.parts << " part(s)\n";
-  if (impl.transform) text << "transform: " << impl.transform->describe() << "\n";
+  if (impl.transform) text << "transform: " << impl.transform->describe() << impl.transform_note << "\n";
   text << "loops: " << (row_order_note.empty() ? "output order" : row_order_note) << ", no tiling: each row reads in order\n";
   text << "stores: ";
   if (!impl.stream && large && stage_note.empty() && spec.isa == engine::RowIsa::avx512)
@@ -602,9 +604,9 @@ PermutePlan plan_permute(const PermuteDesc& d) {
       text << ") perm (";
       for (size_t k = 0; k < sp.perm.size(); ++k) text << (k ? "," : "") << sp.perm[k];
       text << ")\n";
-      text << "transform: " << impl->transform->describe() << ", through " << g->reason
-           << ": each slab moved as " << dtype_name << " into a buffer in cache by the plan below, then converted (one row-transform call per output run); "
-           << impl->parts << " part(s)\n";
+      text << "transform: " << impl->transform->describe() << ", through " << g->reason << ": each slab moved as "
+           << dtype_name << " into a buffer in cache by the plan below, then converted (one row-transform call per "
+           << "output run); " << impl->parts << " part(s)\n";
       std::string sub = full.describe();
       for (size_t at = 0; at < sub.size();) {  // the slab's plan, indented
         const size_t end = std::min(sub.find('\n', at), sub.size());
@@ -618,6 +620,9 @@ PermutePlan plan_permute(const PermuteDesc& d) {
       result.impl_ = std::move(impl);
       return result;
     }
+    impl->transform_note = ", fused into the blocks or rows (no output slabs: " + why + ")";
+  } else if (impl->transform) {
+    impl->transform_note = ", fused into the blocks or rows (no output slabs: the output is strided)";
   }
 
   // A permutation that keeps the innermost axis moves whole rows (engine/row_copy.h).
@@ -871,7 +876,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
        << (tables->butterfly ? " butterfly step(s)" : " reorder pass(es)") << ", " << tables->programs.size()
        << " block program(s), " << impl->cached->iterations() << " blocks, " << impl->parts << " part(s)\n";
  text << "  " << impl->cached->describe() << "\n";
-  if (impl->transform) text << "transform: " << impl->transform->describe() << "\n";
+  if (impl->transform) text << "transform: " << impl->transform->describe() << impl->transform_note << "\n";
   for (const auto& r : plan.reasons) text << "  " << r << "\n";
   text << (assembled_walk ? "loops: no cache tiles (the assembled walk: tiles of the input's innermost axes)"
                           : tiling.reason)

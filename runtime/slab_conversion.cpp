@@ -11,6 +11,8 @@ namespace gentt::detail {
 namespace {
 
 constexpr std::int64_t kSlabLineBytes = 64;
+// Output runs of a slab whose input's innermost axis is kept whole: at least this long.
+constexpr std::int64_t kSlabMinRunElements = 64;
 // Inputs larger than this take no slabs that cut their innermost axis into line chunks.
 constexpr std::int64_t kSlabChunkedMaxBytes = std::int64_t{8} << 20;
 
@@ -88,9 +90,17 @@ std::optional<SlabGeometry> choose_slabs(const engine::StridedProblem& sp, std::
     whole = split++;
     inner /= extent[split];
   }
-  const std::int64_t whole_extent = whole >= 0 ? extent[whole] : 1;
+  std::int64_t whole_extent = whole >= 0 ? extent[whole] : 1;
   std::int64_t chunk =
       std::clamp<std::int64_t>(target / (whole_extent * inner * in_elem_bytes), 1, extent[split]);
+  // A long innermost axis kept whole leaves short output runs (float32 (20000, 4096) transposed:
+  // 4096 runs of 4 elements a slab, a row-transform call each): cut that axis in lines instead.
+  if (whole >= 0 && chunk * inner < kSlabMinRunElements) {
+    while (split > innermost_at) inner *= extent[split--];
+    whole = -1;
+    whole_extent = 1;
+    chunk = std::clamp<std::int64_t>(target / (inner * in_elem_bytes), 1, extent[split]);
+  }
   if (split == innermost_at && chunk < extent[split]) {  // whole lines of it
     chunk = std::min(extent[split], std::max(line, chunk / line * line));
     // Past the caches a slab would read one or a few lines from each of its rows, all rows of

@@ -60,6 +60,20 @@ TEST_CASE("slabs: where they apply and how the output is cut", "[convert][slabs]
   CHECK(g->whole_extent == 3);
   CHECK(g->whole_extent * g->chunk * g->inner * 4 <= gentt::detail::kSlabTargetBytes);
   CHECK(g->slabs == (50176 + g->chunk - 1) / g->chunk);
+  // The input's innermost axis kept whole where that leaves output runs of 64 elements or more
+  // (40 rows of 409 elements a slab), cut in lines where not (4096 runs of 4): past 8 MiB, none.
+  g = slabs_of(4, {20000, 40}, {1, 0}, &why);
+  REQUIRE(g.has_value());
+  CHECK(g->whole == 0);
+  CHECK(g->chunk * g->inner >= 64);
+  CHECK_FALSE(slabs_of(4, {20000, 4096}, {1, 0}, &why).has_value());
+  g = slabs_of(4, {20000, 100}, {1, 0}, &why);  // 8 MB: runs of 163 elements
+  REQUIRE(g.has_value());
+  CHECK(g->whole == 0);
+  g = slabs_of(4, {2000, 1000}, {1, 0}, &why);  // 8 MB: 1000 rows, runs of 16
+  REQUIRE(g.has_value());
+  CHECK(g->whole == -1);
+  CHECK(g->chunk == 16);
   // A transpose whose rows fit: 2 output rows of 1024 per slab would cut the input's rows below a
   // line, so the slab takes 16 (a line of float32).
   g = slabs_of(4, {1024, 1024}, {1, 0}, &why);
