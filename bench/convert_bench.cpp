@@ -107,11 +107,6 @@ void fill(unsigned char* p, std::int64_t n, const std::string& type) {
   }
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -175,10 +170,12 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "gentt_convert_bench: %s: %s\n", c.line.c_str(), e.what());
       return 2;
     }
-    gentt::bench::Buffer in(static_cast<std::size_t>(n * wide_bytes)), out(static_cast<std::size_t>(n * to_bytes)),
-        wide_out(static_cast<std::size_t>(n * wide_bytes));
+    gentt::bench::Buffer in(static_cast<std::size_t>(n * from_bytes)), out(static_cast<std::size_t>(n * to_bytes)),
+        plain_out(static_cast<std::size_t>(n * wide_bytes));
+    // The plain run's input: `in` where the wider type is the input's, else values of its own.
+    gentt::bench::Buffer wide_in(wide == c.from ? 1 : static_cast<std::size_t>(n * wide_bytes));
     fill(in.data(), n, c.from);
-    if (wide != c.from) fill(wide_out.data(), n, wide);  // the plain run's input: its own values
+    if (wide != c.from) fill(wide_in.data(), n, wide);
     if (verify) {
       std::vector<unsigned char> permuted(static_cast<std::size_t>(n * from_bytes)),
           want(static_cast<std::size_t>(n * to_bytes));
@@ -196,11 +193,9 @@ int main(int argc, char** argv) {
         ++failures;
       }
     }
-    const unsigned char* plain_in = wide == c.from ? in.data() : wide_out.data();
-    gentt::bench::Buffer plain_out(wide == c.from ? 1 : static_cast<std::size_t>(n * wide_bytes));
-    unsigned char* plain_to = wide == c.from ? wide_out.data() : plain_out.data();
+    const unsigned char* plain_in = wide == c.from ? in.data() : wide_in.data();
     const auto t = gentt::bench::time_interleaved(
-        {[&] { convert.execute(in.data(), out.data()); }, [&] { plain.execute(plain_in, plain_to); }}, timing);
+        {[&] { convert.execute(in.data(), out.data()); }, [&] { plain.execute(plain_in, plain_out.data()); }}, timing);
     const double conv_us = t[0].median_seconds * 1e6, plain_us = t[1].median_seconds * 1e6;
     const double ratio = plain_us / conv_us;
     ratios.push_back(ratio);
@@ -224,8 +219,8 @@ int main(int argc, char** argv) {
     const auto low = std::count_if(ratios.begin(), ratios.end(), [](double r) { return r < 0.8; });
     std::printf("summary: x plain (the plain permutation of the wider type / the conversion) median %.2f, min %.2f, "
                 "%lld of %zu below 0.8\n",
-                median(ratios), *std::min_element(ratios.begin(), ratios.end()), static_cast<long long>(low),
-                ratios.size());
+                gentt::bench::detail::median(ratios), *std::min_element(ratios.begin(), ratios.end()),
+                static_cast<long long>(low), ratios.size());
   }
   if (failures) {
     std::fprintf(stderr, "gentt_convert_bench: %d case(s) differ from the reference\n", failures);

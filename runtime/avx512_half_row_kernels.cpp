@@ -17,7 +17,7 @@
 
 #include <type_traits>
 
-#include "half_float_bits.h"
+#include "element_convert.h"
 
 #define GENTT_TARGET_AVX512_HALF __attribute__((target("avx512f,avx512bw,avx512vl,f16c")))
 
@@ -77,14 +77,6 @@ GENTT_TARGET_AVX512_HALF inline __mmask16 signalling_float16(__m256i halves, __m
          _mm256_mask_cmplt_epi16_mask(lanes, magnitude, _mm256_set1_epi16(0x7e00));
 }
 
-void float32_to_float16_portable(const float* in, std::uint16_t* out, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) out[i] = float16_from_float32(in[i]);
-}
-
-void float16_to_float32_portable(const std::uint16_t* in, float* out, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) out[i] = float32_from_float16(in[i]);
-}
-
 // 16 lanes or fewer (`lanes`) at i.
 GENTT_TARGET_AVX512_HALF inline void float32_to_float16_lanes(const float* in, std::uint16_t* out, __mmask16 lanes,
                                                               std::int64_t count) {
@@ -108,10 +100,8 @@ GENTT_TARGET_AVX512_HALF void float32_to_float16_avx512(const void* src, void* d
       float32_to_float16_lanes(in + i + kLanes, out + i + kLanes, 0xffff, kLanes);
       continue;
     }
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
-                        cvt_to_half(a));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + kLanes),
-                        cvt_to_half(b));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), cvt_to_half(a));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i + kLanes), cvt_to_half(b));
   }
   for (; i + kLanes <= n; i += kLanes) {  // a register's run of the fused blocks: 16, unmasked
     const __m512 a = _mm512_loadu_ps(in + i);
@@ -227,13 +217,12 @@ RowTransform::Fn avx512_half_row_kernel(ScalarKind from, ScalarKind to) {
   if (from == ScalarKind::float16 && to == ScalarKind::float32) return &float16_to_float32_avx512;
   if (from == ScalarKind::float32 && to == ScalarKind::bfloat16) return &float32_to_bfloat16_avx512;
   if (from == ScalarKind::bfloat16 && to == ScalarKind::float32) return &bfloat16_to_float32_avx512;
-  if (to == ScalarKind::float16) {
-    if (from == ScalarKind::int8) return &integer_to_float16_avx512<std::int8_t>;
-    if (from == ScalarKind::uint8) return &integer_to_float16_avx512<std::uint8_t>;
-    if (from == ScalarKind::int16) return &integer_to_float16_avx512<std::int16_t>;
-    if (from == ScalarKind::uint16) return &integer_to_float16_avx512<std::uint16_t>;
-  }
-  return nullptr;
+  if (to != ScalarKind::float16) return nullptr;
+  return with_storage_type(from, [](auto type) -> RowTransform::Fn {
+    using Int = typename decltype(type)::type;
+    if constexpr (std::is_integral_v<Int> && sizeof(Int) <= 2) return &integer_to_float16_avx512<Int>;  // 8- and 16-bit
+    else return nullptr;
+  });
 }
 
 }  // namespace gentt::detail

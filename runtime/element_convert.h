@@ -11,6 +11,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "gentt/convert.h"
 #include "half_float_bits.h"
 
 namespace gentt::detail {
@@ -121,6 +122,30 @@ inline To convert_value(From x) {
     // round to nearest.
     return static_cast<To>(x);
   }
+}
+
+// Calls visit(std::type_identity<T>{}) with T the storage type of kind (the row loops' dispatch
+// from run-time kinds to their template instances); visit returns the same type for every T.
+template <class Visit>
+auto with_storage_type(ScalarKind kind, Visit&& visit) -> decltype(visit(std::type_identity<std::int8_t>{})) {
+  switch (kind) {
+    case ScalarKind::int8: return visit(std::type_identity<std::int8_t>{});
+    case ScalarKind::uint8: return visit(std::type_identity<std::uint8_t>{});
+    case ScalarKind::int16: return visit(std::type_identity<std::int16_t>{});
+    case ScalarKind::uint16: return visit(std::type_identity<std::uint16_t>{});
+    case ScalarKind::int32: return visit(std::type_identity<std::int32_t>{});
+    case ScalarKind::uint32: return visit(std::type_identity<std::uint32_t>{});
+    case ScalarKind::int64: return visit(std::type_identity<std::int64_t>{});
+    case ScalarKind::uint64: return visit(std::type_identity<std::uint64_t>{});
+    case ScalarKind::float16: return visit(std::type_identity<Float16>{});
+    case ScalarKind::bfloat16: return visit(std::type_identity<BFloat16>{});
+    case ScalarKind::float32: return visit(std::type_identity<float>{});
+    case ScalarKind::float64: return visit(std::type_identity<double>{});
+    case ScalarKind::complex64: return visit(std::type_identity<Complex<float>>{});
+    case ScalarKind::complex128: return visit(std::type_identity<Complex<double>>{});
+    case ScalarKind::bool_: return visit(std::type_identity<Bool>{});
+  }
+  return {};
 }
 
 }  // namespace gentt::detail

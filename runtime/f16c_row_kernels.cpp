@@ -13,7 +13,7 @@
 
 #include <type_traits>
 
-#include "half_float_bits.h"
+#include "element_convert.h"
 
 #define GENTT_TARGET_F16C __attribute__((target("avx2,f16c")))
 
@@ -21,14 +21,6 @@ namespace gentt::detail {
 namespace {
 
 constexpr std::int64_t kLanes = 8;
-
-void float32_to_float16_portable(const float* in, std::uint16_t* out, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) out[i] = float16_from_float32(in[i]);
-}
-
-void float16_to_float32_portable(const std::uint16_t* in, float* out, std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) out[i] = float32_from_float16(in[i]);
-}
 
 GENTT_TARGET_F16C void float32_to_float16_f16c(const void* src, void* dst, std::int64_t n,
                                                const RowTransform&) {
@@ -108,13 +100,12 @@ GENTT_TARGET_F16C void integer_to_float16_f16c(const void* src, void* dst, std::
 RowTransform::Fn f16c_row_kernel(ScalarKind from, ScalarKind to) {
   if (from == ScalarKind::float32 && to == ScalarKind::float16) return &float32_to_float16_f16c;
   if (from == ScalarKind::float16 && to == ScalarKind::float32) return &float16_to_float32_f16c;
-  if (to == ScalarKind::float16) {
-    if (from == ScalarKind::int8) return &integer_to_float16_f16c<std::int8_t>;
-    if (from == ScalarKind::uint8) return &integer_to_float16_f16c<std::uint8_t>;
-    if (from == ScalarKind::int16) return &integer_to_float16_f16c<std::int16_t>;
-    if (from == ScalarKind::uint16) return &integer_to_float16_f16c<std::uint16_t>;
-  }
-  return nullptr;
+  if (to != ScalarKind::float16) return nullptr;
+  return with_storage_type(from, [](auto type) -> RowTransform::Fn {
+    using Int = typename decltype(type)::type;
+    if constexpr (std::is_integral_v<Int> && sizeof(Int) <= 2) return &integer_to_float16_f16c<Int>;  // 8- and 16-bit
+    else return nullptr;
+  });
 }
 
 }  // namespace gentt::detail

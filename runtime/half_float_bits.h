@@ -103,6 +103,16 @@ inline std::uint16_t float16_from_float64(double value) {
   return static_cast<std::uint16_t>(sign | (half > 0x7c00u ? 0x7c00u : half));
 }
 
+// Rows of n elements by the functions above: the exact path of the F16C and AVX-512 loops
+// (f16c_row_kernels.cpp, avx512_half_row_kernels.cpp) for vectors holding a signalling NaN.
+inline void float32_to_float16_portable(const float* in, std::uint16_t* out, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) out[i] = float16_from_float32(in[i]);
+}
+
+inline void float16_to_float32_portable(const std::uint16_t* in, float* out, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) out[i] = float32_from_float16(in[i]);
+}
+
 inline float float32_from_bfloat16(std::uint16_t bfloat) {
   return std::bit_cast<float>(static_cast<std::uint32_t>(bfloat) << 16);
 }

@@ -83,6 +83,13 @@ std::string join(const std::vector<std::int64_t>& v) {
   return s;
 }
 
+// describe()'s line "canonical: shape (...) perm (...)", without its end.
+void canonical_line(Text& text, const Canonical& c) {
+  text << "canonical: shape (" << join(c.shape) << ") perm (";
+  for (int k = 0; k < c.rank(); ++k) text << (k ? "," : "") << c.perm[k];
+  text << ")";
+}
+
 // The C-contiguous strides (elements) of a shape.
 std::vector<std::int64_t> contiguous_strides(const std::vector<std::int64_t>& shape) {
   std::vector<std::int64_t> s(shape.size(), 1);
@@ -256,8 +263,6 @@ struct PermutePlan::Impl {
   }
   std::shared_ptr<const engine::Transform> transform;  // conversion / scaling, or null
   std::string transform_note;  // for describe(): why a conversion is not through slabs
-  // Conversion or scaling through output slabs (slab_conversion.h), in place of cached/stream.
-  std::shared_ptr<const detail::SlabConversion> slabs;
   const gentt_kernel_info* registered = nullptr;
 };
 
@@ -290,14 +295,6 @@ void PermutePlan::execute(const void* in, void* out) const {
     if (p.parts <= 1 || !k->run_part) return k->run(in, out);
     return engine::run_parts(p.parts, [&](int part) { k->run_part(in, out, part, p.parts); });
   }
-  if (p.slabs) {
-    const detail::SlabConversion& slabs = *p.slabs;
-    const std::int64_t t = slabs.slabs();
-    const int n = static_cast<int>(std::min<std::int64_t>(p.parts, t));
-    if (n <= 1) return slabs.run(src, dst, 0, t);
-    return engine::run_parts(
-        n, [&](int part) { slabs.run(src, dst, engine::part_begin(t, part, n), engine::part_begin(t, part + 1, n)); });
-  }
   const engine::PreparedBlocks* blocks = p.blocks_for(out);
   const std::int64_t t = blocks->iterations();
   const int n = static_cast<int>(std::min<std::int64_t>(p.parts, t));
@@ -317,11 +314,6 @@ void PermutePlan::execute_part(const void* in, void* out, int part, int nparts) 
     if (p.registered->run_part) return p.registered->run_part(in, out, part, nparts);
     if (part == 0) p.registered->run(in, out);
     return;
-  }
-  if (p.slabs) {
-    const std::int64_t t = p.slabs->slabs();
-    return p.slabs->run(static_cast<const char*>(in), static_cast<char*>(out), engine::part_begin(t, part, nparts),
-                        engine::part_begin(t, part + 1, nparts));
   }
   const engine::PreparedBlocks* blocks = p.blocks_for(out);
   const std::int64_t t = blocks->iterations();
@@ -488,11 +480,8 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
                      [](const LoopDim& x, const LoopDim& y) { return std::llabs(x.in_stride) > std::llabs(y.in_stride); });
     impl.stream = prepare(grouped(in_order), true);
   }
-  text << "canonical: shape (";
-  for (size_t a = 0; a < sp.axes.size(); ++a) text << (a ? "," : "") << sp.axes[a].extent;
-  text << ") perm (";
-  for (size_t k = 0; k < sp.perm.size(); ++k) text << (k ? "," : "") << sp.perm[k];
-  text << "): the innermost axis is kept\n";
+  canonical_line(text, sp.canonical());
+  text << ": the innermost axis is kept\n";
   text << "engine: " << impl.cached->describe() << ", " << impl.cached->iterations() << " rows or pieces, "
        << impl.parts << " part(s)\n";
   if (impl.transform) text << "transform: " << impl.transform->describe() << impl.transform_note << "\n";
@@ -599,11 +588,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
       PermutePlan tail;
       if (g->extent % g->chunk != 0) tail = plan_permute(detail::slab_desc(d, sp, *g, g->extent % g->chunk));
       impl->isa = full.isa();
-      text << "canonical: shape (";
-      for (size_t a = 0; a < sp.axes.size(); ++a) text << (a ? "," : "") << sp.axes[a].extent;
-      text << ") perm (";
-      for (size_t k = 0; k < sp.perm.size(); ++k) text << (k ? "," : "") << sp.perm[k];
-      text << ")\n";
+      canonical_line(text, canon);
+      text << "\n";
       text << "transform: " << impl->transform->describe() << ", through " << g->reason << ": each slab moved as "
            << dtype_name << " into a buffer in cache by the plan below, then converted (one row-transform call per "
            << "output run); " << impl->parts << " part(s)\n";
@@ -613,8 +599,9 @@ PermutePlan plan_permute(const PermuteDesc& d) {
         text << "  slab " << sub.substr(at, end - at) << "\n";
         at = end + 1;
       }
-      impl->slabs = std::make_shared<const detail::SlabConversion>(*g, std::move(full), std::move(tail),
-                                                                  impl->transform->sink(), elem_bytes);
+      // The slab conversion is the plan's blocks (no streaming plan: `cached` runs for every out).
+      impl->cached = std::make_unique<detail::SlabConversion>(*g, std::move(full), std::move(tail),
+                                                              impl->transform->sink(), elem_bytes);
       impl->description = text.str();
       PermutePlan result;
       result.impl_ = std::move(impl);
@@ -868,9 +855,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     if (!s.why.empty()) stream_note = impl->stream ? s.why : " (" + s.why + ")";
   }
 
-  text << "canonical: shape (" << join(canon.shape) << ") perm (";
-  for (int k = 0; k < canon.rank(); ++k) text << (k ? "," : "") << canon.perm[k];
-  text << ")\n";
+  canonical_line(text, canon);
+  text << "\n";
   text << "engine: " << impl->isa << ", " << plan.lanes << " lanes of " << elem_bytes << " bytes, "
        << (1 << tables->reg_bits) << " registers, " << tables->programs.front().pass_count
        << (tables->butterfly ? " butterfly step(s)" : " reorder pass(es)") << ", " << tables->programs.size()

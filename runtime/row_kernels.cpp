@@ -86,29 +86,6 @@ GENTT_TARGET_AVX2 void scale_row_avx2(const void* src, void* dst, std::int64_t n
 }
 #endif
 
-// Calls visit(std::type_identity<T>{}) with T the storage type of kind.
-template <class Visit>
-RowTransform::Fn with_storage_type(ScalarKind kind, Visit&& visit) {
-  switch (kind) {
-    case ScalarKind::int8: return visit(std::type_identity<std::int8_t>{});
-    case ScalarKind::uint8: return visit(std::type_identity<std::uint8_t>{});
-    case ScalarKind::int16: return visit(std::type_identity<std::int16_t>{});
-    case ScalarKind::uint16: return visit(std::type_identity<std::uint16_t>{});
-    case ScalarKind::int32: return visit(std::type_identity<std::int32_t>{});
-    case ScalarKind::uint32: return visit(std::type_identity<std::uint32_t>{});
-    case ScalarKind::int64: return visit(std::type_identity<std::int64_t>{});
-    case ScalarKind::uint64: return visit(std::type_identity<std::uint64_t>{});
-    case ScalarKind::float16: return visit(std::type_identity<Float16>{});
-    case ScalarKind::bfloat16: return visit(std::type_identity<BFloat16>{});
-    case ScalarKind::float32: return visit(std::type_identity<float>{});
-    case ScalarKind::float64: return visit(std::type_identity<double>{});
-    case ScalarKind::complex64: return visit(std::type_identity<Complex<float>>{});
-    case ScalarKind::complex128: return visit(std::type_identity<Complex<double>>{});
-    case ScalarKind::bool_: return visit(std::type_identity<Bool>{});
-  }
-  return nullptr;
-}
-
 template <class From, class To>
 RowTransform::Fn pick_loop(RowMode mode, KernelIsa isa) {
   const bool avx2 = isa == KernelIsa::avx2 || isa == KernelIsa::avx512;  // avx512: the avx2 loops

@@ -54,8 +54,9 @@ struct SlabGeometry {
   std::string reason;                        // for describe()
 };
 
-// The slabs for `sp` (a contiguous output), about `target` bytes of the input type each, or nullopt with `why` set when the problem does not
-// take them (its input's innermost axis would be cut below a line, or a slab would exceed
+// The slabs for `sp` (a contiguous output), about `target` bytes of the input type each, or
+// nullopt with `why` set when the problem does not take them (kept rows the row engine takes, a
+// strided output, a large input whose innermost axis would be cut in lines, a slab over
 // kSlabMaxBytes).
 std::optional<SlabGeometry> choose_slabs(const engine::StridedProblem& sp, std::int64_t in_elem_bytes,
                                          std::string* why, std::int64_t target = kSlabTargetBytes);
@@ -66,15 +67,16 @@ std::optional<SlabGeometry> choose_slabs(const engine::StridedProblem& sp, std::
 PermuteDesc slab_desc(const PermuteDesc& d, const engine::StridedProblem& sp, const SlabGeometry& g,
                       std::int64_t chunk);
 
-// Runs slabs [begin, end): each slab's plan (`full`, or `tail` for a shorter last chunk) into a
-// buffer of this thread, then sink over the slab's output run.
-class SlabConversion {
+// The plan's blocks when a conversion goes through slabs: iteration s is slab s. Runs slabs
+// [begin, end): each slab's plan (`full`, or `tail` for a shorter last chunk) into a buffer of
+// this thread, then the sink over the slab's output runs. PermutePlan runs it as any engine's
+// blocks (parts, execute_part).
+class SlabConversion final : public engine::PreparedBlocks {
  public:
   SlabConversion(SlabGeometry g, PermutePlan full, PermutePlan tail, engine::RowSink sink, std::int64_t in_elem_bytes);
-  std::int64_t slabs() const { return g_.slabs; }
-  void run(const char* in, char* out, std::int64_t begin, std::int64_t end) const;
-  const SlabGeometry& geometry() const { return g_; }
-  const PermutePlan& slab_plan() const { return full_; }
+  void run(const char* in, char* out, std::int64_t begin, std::int64_t end) const override;
+  std::int64_t iterations() const override { return g_.slabs; }
+  std::string describe() const override { return g_.reason; }
 
  private:
   SlabGeometry g_;
