@@ -9,7 +9,8 @@
 // stream_copy(dst, src, n): the head bytes up to the first 64-byte boundary of dst are copied
 // with memcpy, then every whole line of dst is written with non-temporal stores (AVX-512
 // _mm512_stream_si512 when the CPU has AVX-512F, else two AVX2 _mm256_stream_si256; src is read
-// with unaligned loads), the tail with memcpy, and an sfence orders the streamed stores before
+// with unaligned loads, four 4 KiB pages at a time as glibc's large memcpy reads), the tail
+// with memcpy, and an sfence orders the streamed stores before
 // the function returns. On CPUs (or architectures) with neither it is memcpy.
 #pragma once
 
