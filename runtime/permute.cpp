@@ -50,6 +50,14 @@ constexpr int kMaxThreads = 1024;
 // the assembled walk (uint8 (181,154,25,109) (1,0,3,2)). 8 KiB ranged 0.68-2.16x against 4 KiB:
 // the tile's size wants a cost model (issue 8).
 constexpr std::int64_t kRuntimeAssemblyMinTileBytes = std::int64_t{4} << 10;
+// ... unless tiles of that size would write more than this many output streams (a carry line and a
+// page each) where the generated kernels' minimum writes fewer, or take no assembled walk at all.
+// Intel server core (2026-11-29), 17^6 float64, 4 KiB tiles of 289 streams against 2 KiB ones of
+// 17, run-time GB/s: (2,0,5,3,1,4) 0.73x, (3,2,5,0,1,4) and (3,5,2,0,1,4) 0.82x; (5,2,1,3,4,0),
+// assembled only with 2 KiB tiles: 0.57x. Where the larger tile keeps 17 streams and lengthens
+// their pieces (2,0,5,4,3,1), (5,3,2,4,1,0), (3,5,4,0,2,1) it stays: 1.07-1.14x. Of the bench
+// sets and 600 random 17-96 MiB problems, 17 change plan: median 1.18x (0.92-2.56x).
+constexpr std::int64_t kRuntimeAssemblyMaxStreams = 64;
 
 // A plan's description, written with << as into a stream but appended to a string: a
 // std::ostringstream cost about a tenth of a large problem's planning time.
@@ -701,14 +709,29 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     const std::int64_t min_tile = is_avx512(isa) ? kRuntimeAssemblyMinTileBytes : std::int64_t{16} << 10;
     // The generated kernels' order (ir/assembly.h's choose_assembly): whole axes, a strided tile
     // unless the cached walk stages (below), a split problem, chunked loops.
-    const AssemblyChoice choice = choose_assembly(
-        plan,
-        [&] {
-          std::string stage_why;
-          return !tiling.tiled && tiling.regions.size() <= 1 &&
-                 plan_staging(plan, tables->loops.loops, &stage_why).has_value();
-        },
-        kAssemblyMaxTileBytes, min_tile);
+    const auto choose = [&](std::int64_t min_tile_bytes) {
+      return choose_assembly(
+          plan,
+          [&] {
+            std::string stage_why;
+            return !tiling.tiled && tiling.regions.size() <= 1 &&
+                   plan_staging(plan, tables->loops.loops, &stage_why).has_value();
+          },
+          kAssemblyMaxTileBytes, min_tile_bytes);
+    };
+    AssemblyChoice choice = choose(min_tile);
+    // Where the larger minimum leaves no assembled walk, or reaches it only with many more output
+    // streams (17^6 float64 (2,0,5,3,1,4): 289 streams of 136 bytes where the 2 KiB tile has 17),
+    // the generated kernels' tile (kRuntimeAssemblyMaxStreams; AVX-512 only: measured there).
+    const auto streams = [](const AssemblyChoice& c) {
+      return c.assembly ? static_cast<std::int64_t>(c.assembly->stream_out.size()) : 0;
+    };
+    if (is_avx512(isa) && !choice.staged &&
+        (!choice.assembly || streams(choice) > kRuntimeAssemblyMaxStreams)) {
+      AssemblyChoice small = choose(kAssemblyMinTileBytes);
+      if (small.assembly && !small.staged && (!choice.assembly || streams(small) < streams(choice)))
+        choice = std::move(small);
+    }
     const std::optional<AssemblyPlan>& a = choice.assembly;
     const std::optional<SplitAssembly>& split = choice.split;
     if (a) {
