@@ -59,12 +59,6 @@ constexpr std::int64_t kRuntimeAssemblyMinTileBytes = std::int64_t{4} << 10;
 // sets and 600 random 17-96 MiB problems, 17 change plan: median 1.18x (0.92-2.56x).
 constexpr std::int64_t kRuntimeAssemblyMaxStreams = 64;
 
-// Staged output's blocks (AVX-512) prefetch the next tile's input. Intel server core (2026-11-29),
-// the 67 problems of the bench sets and 600 random large ones whose block walk is staged, ABBA,
-// 1 thread: 14 at 1.1-2.6x (17^6 float64 (4,3,2,5,0,1) 1.81x, (4,1,2,5,3,0) 1.44x, uint16
-// (67,143,27,188) (2,1,3,0) 2.60x), the others 0.91-1.08x (the noise of the unchanged ones).
-constexpr bool kStagedPrefetch = true;
-
 // A plan's description, written with << as into a stream but appended to a string: a
 // std::ostringstream cost about a tenth of a large problem's planning time.
 class Text {
@@ -706,6 +700,16 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   // first: the cached walk's blocks are only prepared where it does not apply (they are the
   // direct walk's programs, so the engine takes them if it took the direct walk's).
   std::string stage_note;
+  // Staged output (ir/staging.h, below): a large contiguous output written with cached stores goes
+  // out through tiles assembled in a buffer and streamed in whole lines (untiled nests only: the
+  // tiled ones' regions are walked one after the other). Planned once here: the assembled walk
+  // asks whether the cached walk would stage.
+  std::optional<StagePlan> stage;
+  if (simd && !impl->transform && out_contiguous && out_total >= kStageMinBytes && !tiling.tiled &&
+      tiling.regions.size() <= 1) {
+    std::string why;
+    stage = plan_staging(plan, tables->loops.loops, &why);
+  }
   std::optional<BlockLoops> assembled_walk;
   if (simd_engine && !impl->transform && in_contiguous && out_contiguous && out_total >= kStageMinBytes) {
     // The engines' run of a tile costs more than the generated kernel's (a call through the walk,
@@ -716,14 +720,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     // The generated kernels' order (ir/assembly.h's choose_assembly): whole axes, a strided tile
     // unless the cached walk stages (below), a split problem, chunked loops.
     const auto choose = [&](std::int64_t min_tile_bytes) {
-      return choose_assembly(
-          plan,
-          [&] {
-            std::string stage_why;
-            return !tiling.tiled && tiling.regions.size() <= 1 &&
-                   plan_staging(plan, tables->loops.loops, &stage_why).has_value();
-          },
-          kAssemblyMaxTileBytes, min_tile_bytes);
+      return choose_assembly(plan, [&] { return stage.has_value(); }, kAssemblyMaxTileBytes, min_tile_bytes);
     };
     AssemblyChoice choice = choose(min_tile);
     // Where the larger minimum leaves no assembled walk, or reaches it only with many more output
@@ -781,20 +778,15 @@ PermutePlan plan_permute(const PermuteDesc& d) {
       }
     }
   }
-  // Staged output (ir/staging.h): a large contiguous output written with cached stores goes out
-  // through tiles assembled in a buffer and streamed in whole lines (untiled nests only: the tiled
-  // ones' regions are walked one after the other).
-  std::optional<StagePlan> stage;
-  if (!assembled_walk && simd && !impl->transform && out_contiguous && out_total >= kStageMinBytes &&
-      !tiling.tiled && tiling.regions.size() <= 1) {
-    std::string why;
-    stage = plan_staging(plan, tables->loops.loops, &why);
-  }
+  if (assembled_walk) stage.reset();
   // A staged tile reads a run of each of many input rows (225 of 120 bytes for 15^6 float64
   // (4,1,0,5,2,3)), which the next tile continues: more streams than the hardware prefetchers
   // follow. On AVX-512 its blocks prefetch the next tile's lines (one step of the loop above the
-  // tile; kStagedPrefetch).
-  const bool staged_prefetch = kStagedPrefetch && stage && stage->level >= 1 && is_avx512(isa);
+  // tile). Intel server core (2026-11-29), the 67 problems of the bench sets and 600 random large
+  // ones whose block walk is staged, ABBA, 1 thread: 14 at 1.1-2.6x (17^6 float64 (4,3,2,5,0,1)
+  // 1.81x, (4,1,2,5,3,0) 1.44x, uint16 (67,143,27,188) (2,1,3,0) 2.60x), the others 0.91-1.08x
+  // (the noise of the unchanged ones).
+  const bool staged_prefetch = stage && stage->level >= 1 && is_avx512(isa);
   if (!impl->cached) {
     engine::PrepareOptions options = cached_options;
     if (staged_prefetch) options.prefetch_ahead = tables->loops.loops[stage->level - 1].in_stride * elem_bytes;
