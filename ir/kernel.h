@@ -91,10 +91,12 @@ struct Kernel {
   // "from the block outwards" (LoopOrder, ir/loops.h).
   std::string order = "in output order";
   bool read_rows_limited = false;      // BlockLoops::read_rows_limited of the walk (ir/loops.h)
+  std::string paired_lines;            // a streaming walk's paired output lines (ir/line_pairs.h), or empty
   std::string tiling;                  // why they do or do not
   // Tiles with remainders: the nests that walk the blocks one after the other (flat iterations
-  // of region 0 first), `loops` being region 0's. Empty: one nest, `loops` from offset 0. Every
-  // region's innermost loop has the strides of `loops.back()`.
+  // of region 0 first), `loops` being region 0's. Empty: one nest, `loops` from offset 0. Where
+  // the kernel is unrolled or prefetches, every region's innermost loop has the strides of
+  // `loops.back()` (a paired streaming walk's differ, ir/line_pairs.h: it does neither).
   std::vector<LoopRegion> regions;
   // Software prefetch (ir/prefetch.h): each full block of the innermost loop first prefetches the
   // lines of program 0's loads this many input elements ahead; 0: none.

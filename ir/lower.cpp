@@ -10,6 +10,7 @@
 #include "ir/bits.h"
 #include "ir/block_space.h"
 #include "ir/error.h"
+#include "ir/line_pairs.h"
 #include "ir/loops.h"
 #include "ir/stream.h"
 #include "ir/unroll.h"
@@ -224,11 +225,13 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
                                        options.tile_min_bytes > 0 ? options.tile_min_bytes : INT64_MAX,
                                        options.avx512_target && kernel.lanes * c.elem_bytes == kLineBytes, block_in,
                                        options.tile_cache_bytes);
-  // A streaming variant leaves the tiles that the cached walk takes (stream_keeps_tiles).
-  kernel.left_tiles =
-      options.streaming && tiling.tiled &&
-      !stream_keeps_tiles(block_in,
-                          innermost_run_bytes(make_block_loops(plan, streaming_order(plan)).loops, c.elem_bytes));
+  // A streaming variant leaves the tiles that the cached walk takes (stream_keeps_tiles), and pairs
+  // the output lines of a walk with long runs (ir/line_pairs.h).
+  const bool line_blocks = options.avx512_target && kernel.lanes * c.elem_bytes == kLineBytes;
+  const int64_t stream_run =
+      options.streaming ? innermost_run_bytes(make_block_loops(plan, streaming_order(plan)).loops, c.elem_bytes) : 0;
+  const bool pairs = options.streaming && pairs_output_lines(line_blocks, block_in, stream_run);
+  kernel.left_tiles = options.streaming && tiling.tiled && !stream_keeps_tiles(block_in, stream_run, pairs);
   if (kernel.left_tiles) {
     tiling = TileChoice{};
     tiling.reason = std::string("loops: no tiling (streaming variant: ") + kStreamUntiledReason + ")";
@@ -255,11 +258,20 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
     if (walk.read_rows_limited) kernel.order += std::string(", ") + kReadRowsLimitText;
   }
   kernel.loops = walk.loops;
+  if (pairs && !tiling.tiled) {
+    const LinePairing pairing = pair_output_lines(walk, kernel.lanes);
+    if (pairing.paired) {
+      kernel.loops = pairing.regions.front().loops;
+      if (pairing.regions.size() > 1) kernel.regions = pairing.regions;
+      kernel.paired_lines = pairing.reason;
+    }
+  }
   if (options.streaming)
     for (auto& prog : kernel.programs)
       for (auto& op : prog.ops)
         op.stream = op.kind == OpKind::store && op.count == kernel.lanes && op.offset % kernel.lanes == 0;
   add_unrolled_programs(kernel);
+  GENTT_CHECK(kernel.paired_lines.empty() || kernel.unroll == 1, "a paired walk's regions differ in their innermost loop");
   return kernel;
 }
 

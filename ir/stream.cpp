@@ -133,7 +133,9 @@ StreamChoice choose_streaming(const Kernel& cached, StoreMode mode, bool target_
                            : "the loops run in input order so reads are sequential (from the block outwards where "
                              "input order walks the output's next axis outermost)";
   if (stream && stream->left_tiles)
-    walk += fmt::format(", not in the cached walk's tiles ({})", kStreamUntiledReason);
+    walk += fmt::format(", not in the cached walk's tiles ({})",
+                        stream->paired_lines.empty() ? kStreamUntiledReason : kStreamPairedReason);
+  if (stream && !stream->paired_lines.empty()) walk += "; " + stream->paired_lines;
   return {true, fmt::format("stores: streaming when `out` is 64-byte aligned ({}): {} bypass the "
                             "cache and {}; otherwise the cached variant",
                             mode == StoreMode::streaming ? "the spec says `stores: streaming`"

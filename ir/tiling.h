@@ -63,7 +63,8 @@ inline constexpr int64_t kBalancedMinBytes = int64_t{8} << 20;
 // runs of 128 bytes to 16 KiB 1.0-2.9x (float32 18064x3104 0.46 -> 0.82, 43408x1216 0.46 ->
 // 0.82, 1024x16x1024 axes (2,1,0) 0.19 -> 0.56, float64 175x144x632 (0,2,1) 0.60 -> 0.87;
 // 4096^2 and 32x1024x1024 (0,2,1) 0.89-1.01x); runs of 20-98 KiB (square-ish 2-D transposes)
-// 0.72-1.36x, so those keep the tiles; blocks of 2 KiB and more (1- and 2-byte elements, 32-64
+// 0.72-1.36x, so those keep the tiles unless the walk pairs its output lines (ir/line_pairs.h, measured
+// on an Intel server core only); blocks of 2 KiB and more (1- and 2-byte elements, 32-64
 // rows) 0.70-0.93x untiled.
 // AVX2 (blocks of 256-1024 bytes): 1.1-2.2x on 9 of the 11 changed kernels of the sets;
 // (355,384,384) and (59,2320,384) float32 axes (0,2,1) ran at 0.58-0.62x. (In 2026-11 on an
@@ -75,9 +76,10 @@ inline constexpr int64_t kStreamUntiledMaxRunBytes = int64_t{16} << 10;
 
 // Whether the streaming variant of a tiled walk keeps the tiles: its full block reads
 // `block_in_bytes`, and the untiled streaming walk's innermost loop reads `run_bytes` of each row
-// (its count times its input step).
-inline bool stream_keeps_tiles(int64_t block_in_bytes, int64_t run_bytes) {
-  return block_in_bytes > kSmallBlockBytes || run_bytes > kStreamUntiledMaxRunBytes;
+// (its count times its input step). Long runs leave the tiles too where the untiled walk pairs its
+// output lines (`pairs`, ir/line_pairs.h: 2-D transposes 1.2-2.6x on an Intel server core).
+inline bool stream_keeps_tiles(int64_t block_in_bytes, int64_t run_bytes, bool pairs) {
+  return block_in_bytes > kSmallBlockBytes || (run_bytes > kStreamUntiledMaxRunBytes && !pairs);
 }
 
 // The bytes of each row that the innermost loop of `loops` (outermost first) reads: its count
@@ -92,6 +94,10 @@ inline int64_t innermost_run_bytes(const std::vector<LoopDim>& loops, int64_t el
 inline constexpr const char* kStreamUntiledReason =
     "its block reads at most 1 KiB of input and its innermost loop at most 16 KiB of each row, and streamed lines "
     "need no write locality";
+
+// Said of a streaming variant that leaves the tiles to pair its output lines (ir/line_pairs.h).
+inline constexpr const char* kStreamPairedReason =
+    "its block reads at most 1 KiB of input, and it pairs its output lines instead";
 
 // Cached walks of AVX-512 blocks of whole-line registers (lanes x element = 64 bytes) that read
 // at most kSmallBlockBytes are tiled only from this many output bytes (others from

@@ -75,9 +75,12 @@ void verify_kernel(const Kernel& k) {
   unsigned all_bits = 0;
   for (const auto& g : nests) {
     if (g.in_offset < 0 || g.out_offset < 0) fail(k, "negative region offset");
-    if (!k.regions.empty() && (g.loops.empty() || g.loops.back().in_stride != k.loops.back().in_stride ||
-                               g.loops.back().out_stride != k.loops.back().out_stride))
-      fail(k, "a region's innermost loop must step as the kernel's innermost loop");
+    // Unrolled programs and the prefetch distance are built for `loops`' innermost steps (a paired
+    // streaming walk, ir/line_pairs.h, has neither: its regions' innermost loops differ).
+    if (!k.regions.empty() && (k.unroll > 1 || k.prefetch_ahead != 0) &&
+        (g.loops.empty() || g.loops.back().in_stride != k.loops.back().in_stride ||
+         g.loops.back().out_stride != k.loops.back().out_stride))
+      fail(k, "a region's innermost loop must step as the kernel's innermost loop where it is unrolled or prefetches");
     unsigned seen = 0;
     for (const auto& L : g.loops) {
       if (L.count < 1) fail(k, "loop count < 1");

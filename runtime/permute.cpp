@@ -15,6 +15,7 @@
 #include "gentt/arguments.h"
 #include "gentt/cpu.h"
 #include "ir/assembly.h"
+#include "ir/line_pairs.h"
 #include "ir/loops.h"
 #include "ir/plan.h"
 #include "ir/problem.h"
@@ -819,6 +820,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     LoopOrder order = LoopOrder::input;  // where untiled
     bool read_rows_limited = false;      // the untiled walk's row limit fired (ir/loops.h)
     bool left_tiles = false;             // the cached walk is tiled, this one not (stream_keeps_tiles)
+    std::string paired_lines = {};       // the untiled walk's paired output lines (ir/line_pairs.h), or empty
   };
   auto try_stream = [&](const Plan& p, const engine::BlockTables& t, const TileChoice& cached_tiles) -> StreamTry {
     // Small blocks with short runs stream untiled even where the cached walk is tiled
@@ -826,12 +828,23 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     const LoopOrder untiled_order = streaming_order(p);
     std::optional<engine::BlockTables> untiled = engine::with_loop_order(t, p, untiled_order);
     const TileChoice untiled_walk;
+    // AVX-512 blocks of whole-line registers with long runs pair their output lines untiled.
+    const bool pairs = pairs_output_lines(is_avx512(isa) && vector == kLineBytes, block_in_bytes(t),
+                                          innermost_run_bytes(untiled->loops.loops, elem_bytes));
     const bool left_tiles =
         cached_tiles.tiled &&
-        !stream_keeps_tiles(block_in_bytes(t), innermost_run_bytes(untiled->loops.loops, elem_bytes));
+        !stream_keeps_tiles(block_in_bytes(t), innermost_run_bytes(untiled->loops.loops, elem_bytes), pairs);
     const TileChoice& tl = left_tiles ? untiled_walk : cached_tiles;
     const LoopOrder order = tl.tiled ? LoopOrder::input : untiled_order;
-    std::vector<LoopRegion> nests = tl.regions;
+    const LinePairing pairing = pairs && !tl.tiled ? pair_output_lines(untiled->loops, p.lanes) : LinePairing{};
+    TileChoice paired_walk;
+    if (pairing.paired) {
+      BlockLoops first = untiled->loops;
+      first.loops = pairing.regions.front().loops;
+      untiled = engine::with_loops(*untiled, first);
+      paired_walk.regions = pairing.regions;
+    }
+    std::vector<LoopRegion> nests = pairing.paired ? pairing.regions : tl.regions;
     if (nests.empty()) nests.push_back(LoopRegion{0, 0, tl.tiled ? t.loops.loops : untiled->loops.loops});
     for (const auto& g : nests) {
       if ((g.out_offset * elem_bytes) % vector != 0) return {};
@@ -850,14 +863,20 @@ PermutePlan plan_permute(const PermuteDesc& d) {
       if (std::string why = halves_apart(full_stores, p.lanes, nests); !why.empty()) return {nullptr, why};
     engine::PrepareOptions o = cached_options;  // no sink: streaming plans have no transform
     o.stream = true;
-    return {prepare(tl.tiled ? t : *untiled, tl, o, is_avx512(isa) ? "avx512" : "avx2"), "", tl.tiled, order,
-            !tl.tiled && untiled->loops.read_rows_limited, left_tiles};
+    return {prepare(tl.tiled ? t : *untiled, pairing.paired ? paired_walk : tl, o, is_avx512(isa) ? "avx512" : "avx2"),
+            "",
+            tl.tiled,
+            order,
+            !tl.tiled && untiled->loops.read_rows_limited,
+            left_tiles,
+            pairing.reason};
   };
   std::string stream_note;  // why there is no streaming plan, or how it differs from the cached one
   bool stream_tiled = false;
   LoopOrder stream_order = LoopOrder::input;
   bool stream_rows_limited = false;
   bool stream_left_tiles = false;
+  std::string stream_paired;
   if (stream && impl->cached && impl->isa != "scalar") {
     StreamTry s = try_stream(plan, *tables, tiling);
     // Half lines from blocks far apart: a block with one more register bit, the next output bit,
@@ -882,6 +901,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     stream_order = s.order;
     stream_rows_limited = s.read_rows_limited;
     stream_left_tiles = s.left_tiles;
+    stream_paired = s.paired_lines;
     if (!s.why.empty()) stream_note = impl->stream ? s.why : " (" + s.why + ")";
   }
 
@@ -908,9 +928,11 @@ PermutePlan plan_permute(const PermuteDesc& d) {
            : stream_tiled ? "streaming when out is 64-byte aligned (tiled output-order loops)"
                           : std::string("streaming when out is 64-byte aligned (loops ") + order_text(stream_order) +
                                 (stream_rows_limited ? std::string(", ") + kReadRowsLimitText : std::string()) +
-                                (stream_left_tiles ? std::string(", not tiled: ") + kStreamUntiledReason
+                                (stream_left_tiles ? std::string(", not tiled: ") +
+                                                         (stream_paired.empty() ? kStreamUntiledReason
+                                                                                : kStreamPairedReason)
                                                    : std::string()) +
-                                ")")
+                                (stream_paired.empty() ? std::string() : "; " + stream_paired) + ")")
        << (impl->stream && vector < kLineBytes ? ", two 32-byte stores per line" + stream_note : "")
        << (impl->stream && !stage_note.empty() ? "; otherwise cached" : "") << stage_note << "\n";
   impl->description = text.str();

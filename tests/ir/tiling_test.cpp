@@ -81,9 +81,11 @@ TEST_CASE("tiling: explain and the streaming variant say when the loops are tile
 }
 
 TEST_CASE("tiling: streaming variants whose blocks read at most 1 KiB are not tiled", "[tiling]") {
-  CHECK_FALSE(stream_keeps_tiles(kSmallBlockBytes, kStreamUntiledMaxRunBytes));
-  CHECK(stream_keeps_tiles(kSmallBlockBytes + 1, kStreamUntiledMaxRunBytes));
-  CHECK(stream_keeps_tiles(kSmallBlockBytes, kStreamUntiledMaxRunBytes + 1));
+  CHECK_FALSE(stream_keeps_tiles(kSmallBlockBytes, kStreamUntiledMaxRunBytes, false));
+  CHECK(stream_keeps_tiles(kSmallBlockBytes + 1, kStreamUntiledMaxRunBytes, false));
+  CHECK(stream_keeps_tiles(kSmallBlockBytes, kStreamUntiledMaxRunBytes + 1, false));
+  // Long runs leave the tiles where the walk pairs its output lines (ir/line_pairs.h).
+  CHECK_FALSE(stream_keeps_tiles(kSmallBlockBytes, kStreamUntiledMaxRunBytes + 1, true));
   Problem p;
   p.name = "k";
   p.dtype = Dtype{"float32", 4};
@@ -106,12 +108,14 @@ TEST_CASE("tiling: streaming variants whose blocks read at most 1 KiB are not ti
     for (const auto& r : l.plan.reasons)
       said |= r.starts_with("stores: streaming") && r.find("not in the cached walk's tiles") != std::string::npos;
     CHECK(said);
-    // Input rows of 32 KiB: the streaming walk keeps the tiles.
+    // Input rows of 32 KiB: the streaming walk keeps the tiles on AVX2; on AVX-512 it leaves them
+    // and pairs its output lines (ir/line_pairs.h).
     Problem wide = p;
     wide.shape = {2048, 8192};
     const Lowered w = run_pipeline(wide);
     REQUIRE(w.stream_kernel);
-    CHECK(w.stream_kernel->tiled);
+    CHECK(w.stream_kernel->tiled == (target.isa == Isa::avx2));
+    CHECK(w.stream_kernel->paired_lines.empty() == (target.isa == Isa::avx2));
   }
   // Small problems tiled on request (tile_min_bytes 1): the untiled streaming walk moves every
   // element as the reference does, whole and in parts.

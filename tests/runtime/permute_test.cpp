@@ -538,6 +538,18 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
         check_contiguous(*c, isa, {1, 3}, rng);
       }
   }
+  // A 2-D transpose of 16 KiB rows, 17 MB (ir/line_pairs.h): AVX-512's streaming walk leaves the
+  // cached walk's tiles and pairs its output lines, 32 pairs of row chunks and one more in a second
+  // nest, a tail chunk of columns; out on a line (streamed) and off it, threads and parts.
+  {
+    const Case long_rows{{1040, 4100}, {1, 0}, 4};
+    const std::string text = plan_text(long_rows, "auto");
+    INFO(text);
+    if (gentt::cpu_supports("avx512"))
+      CHECK(text.find("2 neighbouring lines of each output row written back to back (its last block unpaired, in a "
+                      "second loop nest)") != std::string::npos);
+    check_contiguous(long_rows, "auto", {1, 2}, rng);
+  }
   // A kept axis of 120-byte rows whose input neighbour (axis 4, canonical axis 3) output order
   // would reach only after 1.2 MB of output (ir/row_order.h): the cached walk (the generated
   // kernels' balanced order, ir/loops.h) takes it first.
@@ -767,9 +779,14 @@ TEST_CASE("permute: describe() says which walks leave the cache tiles (ir/tiling
   std::string text = gentt::plan_permute(d).describe();
   CHECK((text.find("loops: tiles of") != std::string::npos || text.find("output lines assembled") != std::string::npos));
   CHECK_THAT(text, Catch::Contains("loops in input order, not tiled"));
-  // Input rows of 32 KiB: the streaming walk keeps the tiles.
+  // Input rows of 32 KiB: the streaming walk leaves the tiles and pairs its output lines
+  // (ir/line_pairs.h); AVX2 keeps the tiles.
   d.shape = {2048, 8192};
+  CHECK_THAT(gentt::plan_permute(d).describe(),
+             Catch::Contains("not tiled: its block reads at most 1 KiB of input, and it pairs its output lines"));
+  d.isa = "avx2";
   CHECK_THAT(gentt::plan_permute(d).describe(), Catch::Contains("tiled output-order loops"));
+  d.isa = "avx512";
   // uint16 (blocks of 2 KiB): tiled from 4 MiB.
   d.dtype = "uint16";
   d.shape = {2048, 1024};
