@@ -98,6 +98,7 @@ struct Options {
   bool pin = true;
   gentt::bench::Pages pages = gentt::bench::Pages::huge;
   std::string csv;
+  std::size_t out_offset = 0;  // bytes past the output buffer's (page-aligned) start
   gentt::bench::TimingOptions timing{.warmup_calls = 2, .samples = 11, .min_sample_seconds = 20e-3};
 };
 
@@ -105,6 +106,7 @@ const char* kUsage =
     "usage: gentt_bench [--set NAME] [--isa LIST] [--threads 1|2|both] [--samples N]\n"
     "                   [--min-sample-ms X] [--filter REGEX] [--csv FILE] [--no-verify] [--list]\n"
     "                   [--no-pin] [--small-pages] [--no-runtime] [--runtime-isa ISA] [--sets-dir DIR]\n"
+    "                   [--out-offset B]\n"
     "  --set NAME         case set: gentt (default), ttc, seed002, ttlg, ... = bench/sets/NAME.txt;\n"
     "                     smoke = bench/smoke.txt. Build it first: cmake --build BUILD --target gentt_bench_NAME\n"
     "  --isa LIST         comma-separated ISAs to measure (default: every ISA the set was built for)\n"
@@ -121,7 +123,9 @@ const char* kUsage =
     "  --no-pin           do not pin this thread and the second thread to the first two CPUs\n"
     "  --small-pages      4 KiB pages only (default: buffers >= 2 MiB are advised as transparent\n"
     "                     huge pages, as NumPy does for its arrays)\n"
-    "  --sets-dir DIR     where the built sets are (default " GENTT_BENCH_SETS_DIR ")\n";
+    "  --sets-dir DIR     where the built sets are (default " GENTT_BENCH_SETS_DIR ")\n"
+    "  --out-offset B     the output starts B bytes (0..63) into a line, as malloc's and NumPy's\n"
+    "                     large buffers do (16); default 0 (on a line)\n";
 
 long parse_long(const std::string& flag, const std::string& value, long lo, long hi) {
   char* end = nullptr;
@@ -186,6 +190,8 @@ Options parse_options(int argc, char** argv) {
       opt.filter = value;
     } else if (arg == "--csv") {
       opt.csv = value;
+    } else if (arg == "--out-offset") {
+      opt.out_offset = static_cast<std::size_t>(parse_long(arg, value, 0, 63));
     } else {
       throw UsageError("unknown argument: " + arg);
     }
@@ -464,12 +470,12 @@ struct CaseResult {
   }
 };
 
-bool verify_output(const Buffer& got, const Buffer& want, const Case& c, const std::string& what) {
-  if (std::memcmp(got.data(), want.data(), want.size()) == 0) return true;
+bool verify_output(const unsigned char* got, const Buffer& want, const Case& c, const std::string& what) {
+  if (std::memcmp(got, want.data(), want.size()) == 0) return true;
   std::size_t byte = 0;
-  while (got.data()[byte] == want.data()[byte]) ++byte;
+  while (got[byte] == want.data()[byte]) ++byte;
   std::fprintf(stderr, "gentt_bench: MISMATCH %s (%s): output byte %zu (element %zu) is 0x%02x, the reference has 0x%02x\n",
-               c.name.c_str(), what.c_str(), byte, byte / c.elem_bytes, got.data()[byte], want.data()[byte]);
+               c.name.c_str(), what.c_str(), byte, byte / c.elem_bytes, got[byte], want.data()[byte]);
   return false;
 }
 
@@ -690,6 +696,7 @@ int run(const Options& opt) {
                 thp.empty() ? "unknown" : thp.c_str());
   else
     std::printf("pages: 4 KiB (--small-pages; system THP mode: %s)\n", thp.empty() ? "unknown" : thp.c_str());
+  if (opt.out_offset) std::printf("output: %zu bytes into a line (--out-offset)\n", opt.out_offset);
   std::printf("verify: %s\n", opt.verify ? "every kernel, whole and in 2 parts on 2 threads, bit for bit against gentt::reference_permute"
                                            : "off (--no-verify)");
 
@@ -714,10 +721,10 @@ int run(const Options& opt) {
     std::vector<const gentt_kernel_info*> kernels;
     for (const Module& m : modules) kernels.push_back(&find_kernel(m, *c));
 
-    Buffer in(c->bytes, 0xCD, opt.pages), out(c->bytes, 0xCD, opt.pages);
+    Buffer in(c->bytes, 0xCD, opt.pages), out(c->bytes + opt.out_offset, 0xCD, opt.pages);
     in.fill_random(0x67656E7474ULL + std::hash<std::string>{}(c->name));
     const void* src = in.data();
-    void* dst = out.data();
+    void* dst = out.data() + opt.out_offset;
 
     // The run-time library: a plan made once, as a caller in a loop would use it; on 2 threads
     // its execute_part halves on this thread and the second one, exactly as the kernels' parts.
@@ -739,20 +746,20 @@ int run(const Options& opt) {
       for (std::size_t k = 0; k < kernels.size(); ++k) {
         std::memset(dst, 0xA5, c->bytes);
         kernels[k]->run(src, dst);
-        ok[k] = verify_output(out, want, *c, modules[k].isa + ", 1 thread");
+        ok[k] = verify_output(static_cast<const unsigned char*>(dst), want, *c, modules[k].isa + ", 1 thread");
         std::memset(dst, 0x5A, c->bytes);
         pair.run([&] { kernels[k]->run_part(src, dst, 0, 2); }, [&] { kernels[k]->run_part(src, dst, 1, 2); });
-        ok[k] = verify_output(out, want, *c, modules[k].isa + ", 2 parts on 2 threads") && ok[k];
+        ok[k] = verify_output(static_cast<const unsigned char*>(dst), want, *c, modules[k].isa + ", 2 parts on 2 threads") && ok[k];
         mismatches += !ok[k];
       }
       if (rt1) {
         std::memset(dst, 0xA5, c->bytes);
         rt1->execute(src, dst);
-        rt_ok = verify_output(out, want, *c, "runtime, 1 thread");
+        rt_ok = verify_output(static_cast<const unsigned char*>(dst), want, *c, "runtime, 1 thread");
         std::memset(dst, 0x5A, c->bytes);
         const gentt::PermutePlan* plan = &*rt1;
         pair.run([&] { plan->execute_part(src, dst, 0, 2); }, [&] { plan->execute_part(src, dst, 1, 2); });
-        rt_ok = verify_output(out, want, *c, "runtime, 2 parts on 2 threads") && rt_ok;
+        rt_ok = verify_output(static_cast<const unsigned char*>(dst), want, *c, "runtime, 2 parts on 2 threads") && rt_ok;
         mismatches += !rt_ok;
       }
     }

@@ -7,6 +7,7 @@
 #include <gentt/permute.h>
 #include <gentt/reference.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <limits>
@@ -549,6 +550,34 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
       CHECK(text.find("2 neighbouring lines of each output row written back to back (its last block unpaired, in a "
                       "second loop nest)") != std::string::npos);
     check_contiguous(long_rows, "auto", {1, 2}, rng);
+    // An out off its line by whole elements streams the rest of each row (shifted_out.h): the
+    // head of every row and the body planned apart; by 2 bytes (not whole float32 elements) the
+    // cached walk. Whole and in parts; the bytes around out untouched.
+    if (gentt::cpu_supports("avx512")) CHECK(text.find("out off its line: ") != std::string::npos);
+    const auto bytes = static_cast<size_t>(gentt::test::element_count(long_rows.shape) * long_rows.elem);
+    const auto data = gentt::test::random_bytes(rng, bytes);
+    std::vector<std::byte> expected(bytes);
+    gentt::reference_permute(data.data(), expected.data(), 4, long_rows.shape, long_rows.perm);
+    GuardedBuffer in(bytes);
+    std::memcpy(in.data(), data.data(), bytes);
+    for (const int threads : {1, 2}) {
+      const gentt::PermutePlan plan = gentt::plan_permute(desc_of(long_rows, "auto", threads));
+      for (const std::size_t offset : {4, 16, 60, 2}) {
+        INFO("out " << offset << " bytes into a line, threads " << threads);
+        GuardedBuffer out(bytes + 128, GuardedBuffer::Align::start);
+        for (const int parts : {1, 3}) {
+          std::memset(out.data(), 0xEE, bytes + 128);
+          if (parts == 1) plan.execute(in.data(), out.data() + offset);
+          for (int p = parts - 1; parts > 1 && p >= 0; --p) plan.execute_part(in.data(), out.data() + offset, p, parts);
+          REQUIRE(std::memcmp(expected.data(), out.data() + offset, bytes) == 0);
+          const auto untouched = [](const std::byte* b, std::size_t n) {
+            return std::all_of(b, b + n, [](std::byte x) { return x == std::byte{0xEE}; });
+          };
+          CHECK(untouched(out.data(), offset));
+          CHECK(untouched(out.data() + offset + bytes, 128 - offset));
+        }
+      }
+    }
   }
   // A kept axis of 120-byte rows whose input neighbour (axis 4, canonical axis 3) output order
   // would reach only after 1.2 MB of output (ir/row_order.h): the cached walk (the generated
