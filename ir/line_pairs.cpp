@@ -6,19 +6,19 @@
 
 namespace gentt {
 
-bool pairs_output_lines(bool line_blocks, int64_t block_in_bytes, int64_t run_bytes) {
-  return line_blocks && block_in_bytes <= kSmallBlockBytes && run_bytes > kPairMinRunBytes;
-}
-
-LinePairing pair_output_lines(const BlockLoops& walk, int64_t row_elements, int64_t blocks) {
+LinePairing pair_output_lines(const BlockLoops& walk, int64_t row_elements, bool line_blocks, int64_t block_in_bytes,
+                              int64_t blocks) {
   LinePairing out;
   const auto& loops = walk.loops;
-  if (loops.size() < 2 || blocks < 2) return out;
+  if (!line_blocks || block_in_bytes > kSmallBlockBytes || loops.size() < 2 || blocks < 2) return out;
   size_t w = 0;
   for (size_t d = 1; d < loops.size(); ++d)
     if (std::llabs(loops[d].out_stride) < std::llabs(loops[w].out_stride)) w = d;
   const LoopDim& W = loops[w];
   if (W.out_stride != row_elements || w + 1 == loops.size()) return out;
+  int64_t gap = 1;  // blocks between two of W's iterations
+  for (size_t d = w + 1; d < loops.size(); ++d) gap *= loops[d].count;
+  if (gap < kPairMinGapBlocks) return out;
   // A tail chunk runs only on the loop's last iteration, which stays out of the pairs.
   const int64_t pairable = W.tail_bit >= 0 ? W.count - 1 : W.count;
   const int64_t main = pairable / blocks * blocks;

@@ -7,16 +7,15 @@
 // variant) and the run-time engine, so both walk the same blocks.
 //
 // Measured (Intel Xeon server core under KVM, 2026-11-29; run-time AVX-512 engine, same process,
-// interleaved, x best copy, 1 thread): where the untiled walk reads more than 16 KiB of each row
-// in its innermost loop (long rows: 2-D transposes, which kept the cached walk's tiles before),
-// untiled and paired against tiled: float32 7248^2 0.47 -> 0.95, 1216x43408 0.43 -> 0.85, 8192^2
-// 0.36 -> 0.82, 4096x16384 0.36 -> 0.83, 16384x4096 0.67 -> 0.83, 4096^2 0.83 -> 1.03, 2048^2
-// 0.74 -> 0.91; float64 5120^2 0.32 -> 0.84, 2048x12800 0.41 -> 0.89, 5824x2991 0.44 -> 0.88;
-// complex128 (88,24,3908) axes (2,0,1) 0.50 -> 1.00; complex64 (112,29,6206) (1,2,0) 0.82 ->
-// 1.05. Untiled without pairs: 0.64-0.80 on the same 2-D cases. 2 threads: 7248^2 0.54 -> 1.07,
-// 8192^2 0.37 -> 0.82. Shorter runs (the TTC set's 3-6-D cases, rows of 128 bytes to 5 KiB)
-// went either way (0.72-1.16x) and stay unpaired; four blocks at a time (64 rows read at once)
-// tied with two or lost (0.39-0.60 of the best copy where it lost).
+// interleaved, x best copy, 1 thread): 2-D transposes of long rows (which kept the cached walk's
+// tiles before: ir/tiling.h), untiled and paired against tiled: float32 7248^2 0.47 -> 0.95,
+// 1216x43408 0.43 -> 0.85, 8192^2 0.36 -> 0.82, 4096x16384 0.36 -> 0.83, 16384x4096 0.67 ->
+// 0.83, 4096^2 0.83 -> 1.03, 2048^2 0.74 -> 0.91; float64 5120^2 0.32 -> 0.84, 2048x12800 0.41
+// -> 0.89, 5824x2991 0.44 -> 0.88; complex128 (88,24,3908) axes (2,0,1) 0.50 -> 1.00; complex64
+// (112,29,6206) (1,2,0) 0.82 -> 1.05. Untiled without pairs: 0.64-0.80 on the same 2-D cases.
+// 2 threads: 7248^2 0.54 -> 1.07, 8192^2 0.37 -> 0.82. Four blocks at a time (64 rows read at
+// once) tied with two or lost (0.39-0.60 of the best copy where it lost). Which walks pair:
+// kPairMinGapBlocks.
 #pragma once
 
 #include <cstdint>
@@ -30,15 +29,15 @@ namespace gentt {
 
 // Blocks walked at a time along the output's next loop.
 inline constexpr int64_t kPairedBlocks = 2;
-// Innermost runs longer than this (bytes of each input row) pair; the same bound as the one past
-// which streaming walks used to keep the cached walk's tiles (ir/tiling.h).
-inline constexpr int64_t kPairMinRunBytes = int64_t{16} << 10;
-
-// Whether a streaming walk pairs its output lines: AVX-512 blocks of whole-line registers
-// (`line_blocks`) that read at most kSmallBlockBytes (16 float32 or 8 float64 rows; blocks of
-// 1- and 2-byte elements read 32-64 rows already), whose untiled walk reads more than
-// kPairMinRunBytes of each row in its innermost loop (`run_bytes`).
-bool pairs_output_lines(bool line_blocks, int64_t block_in_bytes, int64_t run_bytes);
+// Walks pair where at least this many blocks lie between two blocks that write neighbouring
+// lines of the same output rows (the blocks of the loops inside the output's next loop; a
+// block's rows each get one line). TTC set (Intel server core, run-time engine, 1 thread, paired
+// / unpaired): every case with 336-2464 blocks between 0.99-1.12x (75x96x12x608 (3,0,2,1) 1.12x,
+// 28x352x28x4x48 (4,0,3,2,1) 1.12x, 15x15x32x15x15x32 (1,4,0,5,3,2) 1.12x); 72-150 blocks
+// 0.87-1.17x; 3-48 blocks mostly lost (0.72-0.95x: 96x75x75x96 reversed 0.72x, 75x75x96x96
+// (1,0,3,2) 0.81x), as did float32 43408x1216 (76 blocks, 0.87x). A 2-D transpose pairs from
+// input rows of 16 KiB (256 lines) on.
+inline constexpr int64_t kPairMinGapBlocks = 256;
 
 struct LinePairing {
   bool paired = false;
@@ -48,9 +47,14 @@ struct LinePairing {
   std::string reason;  // for explain and describe(): what was paired
 };
 
-// Walks the loop of `walk` (outermost first) with the smallest output stride `blocks` iterations
-// at a time, innermost, when that loop continues each of the block's output rows (its output
-// step is `row_elements`, a block row's elements) and is not innermost already.
-LinePairing pair_output_lines(const BlockLoops& walk, int64_t row_elements, int64_t blocks = kPairedBlocks);
+// The streaming walk `walk` (outermost first) with its output lines paired, where `line_blocks`
+// (AVX-512 blocks of whole-line registers) reading at most kSmallBlockBytes each
+// (`block_in_bytes`: 16 float32 or 8 float64 rows; blocks of 1- and 2-byte elements read 32-64
+// rows already): the loop with the smallest output stride, when it continues each of the block's
+// output rows (its output step is `row_elements`, a block row's elements), is not innermost and
+// has at least kPairMinGapBlocks blocks inside it, walked `blocks` iterations at a time,
+// innermost. Not paired otherwise.
+LinePairing pair_output_lines(const BlockLoops& walk, int64_t row_elements, bool line_blocks, int64_t block_in_bytes,
+                              int64_t blocks = kPairedBlocks);
 
 }  // namespace gentt

@@ -226,12 +226,14 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
                                        options.avx512_target && kernel.lanes * c.elem_bytes == kLineBytes, block_in,
                                        options.tile_cache_bytes);
   // A streaming variant leaves the tiles that the cached walk takes (stream_keeps_tiles), and pairs
-  // the output lines of a walk with long runs (ir/line_pairs.h).
+  // the output lines of its untiled walk where that walk writes them far apart (ir/line_pairs.h).
   const bool line_blocks = options.avx512_target && kernel.lanes * c.elem_bytes == kLineBytes;
-  const int64_t stream_run =
-      options.streaming ? innermost_run_bytes(make_block_loops(plan, streaming_order(plan)).loops, c.elem_bytes) : 0;
-  const bool pairs = options.streaming && pairs_output_lines(line_blocks, block_in, stream_run);
-  kernel.left_tiles = options.streaming && tiling.tiled && !stream_keeps_tiles(block_in, stream_run, pairs);
+  const BlockLoops stream_walk = options.streaming ? make_block_loops(plan, streaming_order(plan)) : BlockLoops{};
+  const LinePairing pairing = options.streaming ? pair_output_lines(stream_walk, kernel.lanes, line_blocks, block_in)
+                                                : LinePairing{};
+  kernel.left_tiles =
+      options.streaming && tiling.tiled &&
+      !stream_keeps_tiles(block_in, innermost_run_bytes(stream_walk.loops, c.elem_bytes), pairing.paired);
   if (kernel.left_tiles) {
     tiling = TileChoice{};
     tiling.reason = std::string("loops: no tiling (streaming variant: ") + kStreamUntiledReason + ")";
@@ -258,13 +260,11 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
     if (walk.read_rows_limited) kernel.order += std::string(", ") + kReadRowsLimitText;
   }
   kernel.loops = walk.loops;
-  if (pairs && !tiling.tiled) {
-    const LinePairing pairing = pair_output_lines(walk, kernel.lanes);
-    if (pairing.paired) {
-      kernel.loops = pairing.regions.front().loops;
-      if (pairing.regions.size() > 1) kernel.regions = pairing.regions;
-      kernel.paired_lines = pairing.reason;
-    }
+  // The untiled streaming walk is stream_walk (streaming_order), whose pairing this is.
+  if (pairing.paired && !tiling.tiled) {
+    kernel.loops = pairing.regions.front().loops;
+    if (pairing.regions.size() > 1) kernel.regions = pairing.regions;
+    kernel.paired_lines = pairing.reason;
   }
   if (options.streaming)
     for (auto& prog : kernel.programs)

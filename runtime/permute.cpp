@@ -846,23 +846,24 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     const LoopOrder untiled_order = streaming_order(p);
     std::optional<engine::BlockTables> untiled = engine::with_loop_order(t, p, untiled_order);
     const TileChoice untiled_walk;
-    // AVX-512 blocks of whole-line registers with long runs pair their output lines untiled.
-    const bool pairs = pairs_output_lines(is_avx512(isa) && vector == kLineBytes, block_in_bytes(t),
-                                          innermost_run_bytes(untiled->loops.loops, elem_bytes));
+    // AVX-512 blocks of whole-line registers pair their output lines untiled where the untiled
+    // walk writes them far apart (ir/line_pairs.h).
+    const LinePairing pairing =
+        pair_output_lines(untiled->loops, p.lanes, is_avx512(isa) && vector == kLineBytes, block_in_bytes(t));
     const bool left_tiles =
         cached_tiles.tiled &&
-        !stream_keeps_tiles(block_in_bytes(t), innermost_run_bytes(untiled->loops.loops, elem_bytes), pairs);
+        !stream_keeps_tiles(block_in_bytes(t), innermost_run_bytes(untiled->loops.loops, elem_bytes), pairing.paired);
     const TileChoice& tl = left_tiles ? untiled_walk : cached_tiles;
     const LoopOrder order = tl.tiled ? LoopOrder::input : untiled_order;
-    const LinePairing pairing = pairs && !tl.tiled ? pair_output_lines(untiled->loops, p.lanes) : LinePairing{};
+    const bool paired = pairing.paired && !tl.tiled;
     TileChoice paired_walk;
-    if (pairing.paired) {
+    if (paired) {
       BlockLoops first = untiled->loops;
       first.loops = pairing.regions.front().loops;
       untiled = engine::with_loops(*untiled, first);
       paired_walk.regions = pairing.regions;
     }
-    std::vector<LoopRegion> nests = pairing.paired ? pairing.regions : tl.regions;
+    std::vector<LoopRegion> nests = paired ? pairing.regions : tl.regions;
     if (nests.empty()) nests.push_back(LoopRegion{0, 0, tl.tiled ? t.loops.loops : untiled->loops.loops});
     for (const auto& g : nests) {
       if ((g.out_offset * elem_bytes) % vector != 0) return {};
@@ -881,13 +882,13 @@ PermutePlan plan_permute(const PermuteDesc& d) {
       if (std::string why = halves_apart(full_stores, p.lanes, nests); !why.empty()) return {nullptr, why};
     engine::PrepareOptions o = cached_options;  // no sink: streaming plans have no transform
     o.stream = true;
-    return {prepare(tl.tiled ? t : *untiled, pairing.paired ? paired_walk : tl, o, is_avx512(isa) ? "avx512" : "avx2"),
+    return {prepare(tl.tiled ? t : *untiled, paired ? paired_walk : tl, o, is_avx512(isa) ? "avx512" : "avx2"),
             "",
             tl.tiled,
             order,
             !tl.tiled && untiled->loops.read_rows_limited,
             left_tiles,
-            pairing.reason};
+            paired ? pairing.reason : std::string()};
   };
   std::string stream_note;  // why there is no streaming plan, or how it differs from the cached one
   bool stream_tiled = false;

@@ -20,18 +20,12 @@
 
 using namespace gentt;
 
-TEST_CASE("line pairs: AVX-512 blocks of whole lines that read at most 1 KiB, runs over 16 KiB", "[line_pairs]") {
-  CHECK(pairs_output_lines(true, kSmallBlockBytes, kPairMinRunBytes + 1));
-  CHECK_FALSE(pairs_output_lines(true, kSmallBlockBytes, kPairMinRunBytes));
-  CHECK_FALSE(pairs_output_lines(true, kSmallBlockBytes + 1, kPairMinRunBytes + 1));
-  CHECK_FALSE(pairs_output_lines(false, kSmallBlockBytes, kPairMinRunBytes + 1));
-}
-
 TEST_CASE("line pairs: the output's next loop two blocks at a time, innermost; the odd block after", "[line_pairs]") {
-  // A 2-D transpose in input order: row chunks outermost (the output's next loop), column chunks.
+  // A 2-D transpose in input order: row chunks outermost (the output's next loop), then 300
+  // column chunks: 300 blocks between two blocks that write neighbouring lines.
   BlockLoops walk;
-  walk.loops = {LoopDim{5, 16 * 100, 16, -1, "rows"}, LoopDim{7, 16, 16 * 80, 0, "columns"}};
-  const LinePairing p = pair_output_lines(walk, 16);
+  walk.loops = {LoopDim{5, 16 * 4800, 16, -1, "rows"}, LoopDim{300, 16, 16 * 80, 0, "columns"}};
+  const LinePairing p = pair_output_lines(walk, 16, true, kSmallBlockBytes);
   REQUIRE(p.paired);
   REQUIRE(p.regions.size() == 2);
   const auto& first = p.regions[0];
@@ -39,38 +33,47 @@ TEST_CASE("line pairs: the output's next loop two blocks at a time, innermost; t
   CHECK(first.out_offset == 0);
   REQUIRE(first.loops.size() == 3);
   CHECK(first.loops[0].count == 2);
-  CHECK(first.loops[0].in_stride == 2 * 16 * 100);
+  CHECK(first.loops[0].in_stride == 2 * 16 * 4800);
   CHECK(first.loops[0].out_stride == 32);
   CHECK(first.loops[1].tail_bit == 0);  // the other loops as they were
   CHECK(first.loops[2].count == 2);
-  CHECK(first.loops[2].in_stride == 16 * 100);
+  CHECK(first.loops[2].in_stride == 16 * 4800);
   CHECK(first.loops[2].out_stride == 16);
   CHECK(first.loops[2].tail_bit == -1);
   const auto& rest = p.regions[1];
-  CHECK(rest.in_offset == 4 * 16 * 100);
+  CHECK(rest.in_offset == 4 * 16 * 4800);
   CHECK(rest.out_offset == 4 * 16);
   REQUIRE(rest.loops.size() == 2);
   CHECK(rest.loops[0].count == 1);
-  CHECK(first.iterations() + rest.iterations() == 5 * 7);
+  CHECK(first.iterations() + rest.iterations() == 5 * 300);
   CHECK_THAT(p.reason, Catch::Contains("2 blocks at a time"));
 
   // An even count: one nest. A tail chunk stays out of the pairs.
   walk.loops[0].count = 6;
-  CHECK(pair_output_lines(walk, 16).regions.size() == 1);
+  CHECK(pair_output_lines(walk, 16, true, kSmallBlockBytes).regions.size() == 1);
   walk.loops[0].tail_bit = 1;
-  const LinePairing tail = pair_output_lines(walk, 16);
+  const LinePairing tail = pair_output_lines(walk, 16, true, kSmallBlockBytes);
   REQUIRE(tail.regions.size() == 2);
   CHECK(tail.regions[0].loops[0].count == 2);
   CHECK(tail.regions[1].loops[0].count == 2);
   CHECK(tail.regions[1].loops[0].tail_bit == 1);
 
-  // Not paired: the loop is innermost already, does not continue the block's rows, or has one block.
+  // Not paired: blocks that are not whole lines or read more than 1 KiB, fewer than
+  // kPairMinGapBlocks blocks between, the loop innermost already or not continuing the block's
+  // rows, one block to pair.
+  CHECK_FALSE(pair_output_lines(walk, 16, false, kSmallBlockBytes).paired);
+  CHECK_FALSE(pair_output_lines(walk, 16, true, kSmallBlockBytes + 1).paired);
+  BlockLoops near = walk;
+  near.loops[1].count = kPairMinGapBlocks - 1;
+  CHECK_FALSE(pair_output_lines(near, 16, true, kSmallBlockBytes).paired);
+  near.loops.push_back(LoopDim{2, 16 * 80 * 255, 17, -1, "inner"});  // 255 x 2 blocks between: paired
+  CHECK(pair_output_lines(near, 16, true, kSmallBlockBytes).paired);
   BlockLoops out_order;
   out_order.loops = {walk.loops[1], walk.loops[0]};
-  CHECK_FALSE(pair_output_lines(out_order, 16).paired);
-  CHECK_FALSE(pair_output_lines(walk, 8).paired);
-  walk.loops[0] = LoopDim{2, 16 * 100, 16, 1, "rows"};
-  CHECK_FALSE(pair_output_lines(walk, 16).paired);
+  CHECK_FALSE(pair_output_lines(out_order, 16, true, kSmallBlockBytes).paired);
+  CHECK_FALSE(pair_output_lines(walk, 8, true, kSmallBlockBytes).paired);
+  walk.loops[0] = LoopDim{2, 16 * 4800, 16, 1, "rows"};
+  CHECK_FALSE(pair_output_lines(walk, 16, true, kSmallBlockBytes).paired);
 }
 
 TEST_CASE("line pairs: the generated streaming variant of a 2-D transpose of long rows pairs untiled", "[line_pairs]") {
@@ -104,12 +107,12 @@ TEST_CASE("line pairs: random paired kernels match the reference, whole and in p
   std::mt19937_64 rng(1729);
   int paired = 0, with_rest = 0;
   for (int c = 0; c < 12; ++c) {
-    // Line blocks (float32, float64, complex128) whose rows are longer than 16 KiB, an odd or even
+    // Line blocks (float32, float64, complex128) whose rows are more than 256 lines, an odd or even
     // number of row chunks, a tail chunk or none, an outer axis.
     static const int64_t sizes[] = {4, 8, 16};
     const int64_t elem_bytes = sizes[c % 3];
     const int lanes = static_cast<int>(64 / elem_bytes);
-    const int64_t row = kPairMinRunBytes / elem_bytes + lanes * (1 + static_cast<int64_t>(rng() % 8)) +
+    const int64_t row = kPairMinGapBlocks * lanes + lanes * (1 + static_cast<int64_t>(rng() % 8)) +
                         (c % 2 ? static_cast<int64_t>(rng() % lanes) : 0);
     const int64_t rows = lanes * (2 + static_cast<int64_t>(rng() % 3)) + static_cast<int64_t>(rng() % lanes);
     std::vector<int64_t> shape = {1 + static_cast<int64_t>(rng() % 2), rows, row};
