@@ -15,7 +15,11 @@
 // (112,29,6206) (1,2,0) 0.82 -> 1.05. Untiled without pairs: 0.64-0.80 on the same 2-D cases.
 // 2 threads: 7248^2 0.54 -> 1.07, 8192^2 0.37 -> 0.82. Four blocks at a time (64 rows read at
 // once) tied with two or lost (0.39-0.60 of the best copy where it lost). Which walks pair:
-// kPairMinGapBlocks.
+// kPairMinGapBlocks. AVX2 pairs with its block of one more register bit, whose rows are whole
+// lines (ir/stream.h's plan_with_whole_lines), taken where the plan's own streaming walk would
+// keep the tiles: float32 1216x43408 0.22 -> 0.88, 8192^2 0.14 -> 0.68, 4096x16384 0.14 ->
+// 0.72, 7248^2 0.49 -> 0.92, float64 5120^2 0.25 -> 0.91; TTC set median 0.79 -> 0.83 (run-time
+// engine, same machine; the generated AVX2 kernels walk the same blocks, not measured).
 #pragma once
 
 #include <cstdint>
@@ -48,7 +52,8 @@ struct LinePairing {
 };
 
 // The streaming walk `walk` (outermost first) with its output lines paired, where `line_blocks`
-// (AVX-512 blocks of whole-line registers) reading at most kSmallBlockBytes each
+// (blocks whose rows are whole lines: AVX-512's line registers, AVX2's block of one more
+// register bit) reading at most kSmallBlockBytes each
 // (`block_in_bytes`: 16 float32 or 8 float64 rows; blocks of 1- and 2-byte elements read 32-64
 // rows already): the loop with the smallest output stride, when it continues each of the block's
 // output rows (its output step is `row_elements`, a block row's elements), is not innermost and

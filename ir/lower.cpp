@@ -227,10 +227,12 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
                                        options.tile_cache_bytes);
   // A streaming variant leaves the tiles that the cached walk takes (stream_keeps_tiles), and pairs
   // the output lines of its untiled walk where that walk writes them far apart (ir/line_pairs.h).
-  const bool line_blocks = options.avx512_target && kernel.lanes * c.elem_bytes == kLineBytes;
+  const bool line_rows =
+      (options.avx512_target && kernel.lanes * c.elem_bytes == kLineBytes) || options.whole_line_rows;
   const BlockLoops stream_walk = options.streaming ? make_block_loops(plan, streaming_order(plan)) : BlockLoops{};
-  const LinePairing pairing = options.streaming ? pair_output_lines(stream_walk, kernel.lanes, line_blocks, block_in)
-                                                : LinePairing{};
+  const LinePairing pairing = options.streaming && kLineBytes % c.elem_bytes == 0
+                                  ? pair_output_lines(stream_walk, kLineBytes / c.elem_bytes, line_rows, block_in)
+                                  : LinePairing{};
   kernel.left_tiles =
       options.streaming && tiling.tiled &&
       !stream_keeps_tiles(block_in, innermost_run_bytes(stream_walk.loops, c.elem_bytes), pairing.paired);

@@ -20,6 +20,10 @@ struct LowerOptions {
   // The target is AVX-512 (ir/tiling.h's tile_min_bytes_for: blocks of whole-line registers that
   // read at most 1 KiB are tiled only from kLineBlockTileMinBytes).
   bool avx512_target = false;
+  // The block's rows are whole lines though its vectors are half lines (AVX2's streaming block of
+  // one more register bit, ir/stream.h's plan_with_whole_lines): its streaming walk may pair its
+  // output lines (ir/line_pairs.h) as AVX-512's blocks of whole-line registers do.
+  bool whole_line_rows = false;
   int64_t tile_cache_bytes = kTileCacheBytes;  // a tile's input lines fit this budget
   int64_t balanced_min_bytes = kBalancedMinBytes;  // untiled walks from this size: LoopOrder::balanced
 };

@@ -53,15 +53,17 @@ Lowered run_pipeline(const Problem& given) {
     verify_kernel(*out.stream_kernel);
     // Half-line vectors (AVX2) stream only where the walk writes every line whole at once. When
     // the plan's blocks store half lines (float32 blocks of 8 x 8), a block with one more
-    // register bit, the next output bit, stores both halves of each of its lines.
+    // register bit, the next output bit, stores both halves of each of its lines. Where the
+    // plan's own streaming walk keeps the cached walk's tiles, that block is taken too when its
+    // untiled walk pairs its output lines (ir/line_pairs.h).
     if (vector_bytes < kLineBytes) {
       std::string why = halves_apart(*out.stream_kernel);
-      if (!why.empty()) {
+      if (!why.empty() || out.stream_kernel->tiled) {
         if (const std::optional<Plan> wide = plan_with_whole_lines(out.plan)) {
-          Kernel k =
-              lower(*wide, problem.name + "_stream", LowerOptions{.streaming = true, .avx512_target = avx512_target});
+          Kernel k = lower(*wide, problem.name + "_stream",
+                           LowerOptions{.streaming = true, .avx512_target = avx512_target, .whole_line_rows = true});
           verify_kernel(k);
-          if (halves_apart(k).empty()) {
+          if (halves_apart(k).empty() && (!why.empty() || !k.paired_lines.empty())) {
             out.stream_kernel = std::move(k);
             why.clear();
             const auto& ops = out.stream_kernel->programs.front().ops;

@@ -840,16 +840,20 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     bool left_tiles = false;             // the cached walk is tiled, this one not (stream_keeps_tiles)
     std::string paired_lines = {};       // the untiled walk's paired output lines (ir/line_pairs.h), or empty
   };
-  auto try_stream = [&](const Plan& p, const engine::BlockTables& t, const TileChoice& cached_tiles) -> StreamTry {
+  // `line_rows`: the block's rows are whole lines (AVX-512 line vectors, AVX2's block of one more
+  // register bit), so that its untiled walk may pair its output lines (ir/line_pairs.h).
+  auto try_stream = [&](const Plan& p, const engine::BlockTables& t, const TileChoice& cached_tiles,
+                        bool line_rows) -> StreamTry {
     // Small blocks with short runs stream untiled even where the cached walk is tiled
     // (ir/tiling.h's stream_keeps_tiles), as the generated kernels' streaming variants do.
     const LoopOrder untiled_order = streaming_order(p);
     std::optional<engine::BlockTables> untiled = engine::with_loop_order(t, p, untiled_order);
     const TileChoice untiled_walk;
-    // AVX-512 blocks of whole-line registers pair their output lines untiled where the untiled
-    // walk writes them far apart (ir/line_pairs.h).
-    const LinePairing pairing =
-        pair_output_lines(untiled->loops, p.lanes, is_avx512(isa) && vector == kLineBytes, block_in_bytes(t));
+    // Blocks of whole-line rows pair their output lines untiled where the untiled walk writes them
+    // far apart (ir/line_pairs.h).
+    const LinePairing pairing = kLineBytes % elem_bytes == 0
+                                    ? pair_output_lines(untiled->loops, kLineBytes / elem_bytes, line_rows, block_in_bytes(t))
+                                    : LinePairing{};
     const bool left_tiles =
         cached_tiles.tiled &&
         !stream_keeps_tiles(block_in_bytes(t), innermost_run_bytes(untiled->loops.loops, elem_bytes), pairing.paired);
@@ -897,17 +901,19 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   bool stream_left_tiles = false;
   std::string stream_paired;
   if (stream && impl->cached && impl->isa != "scalar") {
-    StreamTry s = try_stream(plan, *tables, tiling);
+    StreamTry s = try_stream(plan, *tables, tiling, is_avx512(isa) && vector == kLineBytes);
     // Half lines from blocks far apart: a block with one more register bit, the next output bit,
-    // stores both halves of each of its lines (float32 blocks of 8 x 8 become 16 registers).
-    if (!s.blocks && vector < kLineBytes && !s.why.empty()) {
+    // stores both halves of each of its lines (float32 blocks of 8 x 8 become 16 registers). Where
+    // the plan's own streaming walk keeps the cached walk's tiles, that block is taken too when
+    // its untiled walk pairs its output lines (as the generated kernels' ir/pipeline.cpp does).
+    if (vector < kLineBytes && ((!s.blocks && !s.why.empty()) || (s.blocks && s.tiled))) {
       const std::optional<Plan> wide = plan_with_whole_lines(plan);
       std::optional<engine::BlockTables> wide_tables;
       if (wide) wide_tables = engine::make_block_tables(*wide, LoopOrder::output);
       if (wide_tables) {
         const TileChoice wide_tiling = tile(*wide_tables);
-        StreamTry w = try_stream(*wide, *wide_tables, wide_tiling);
-        if (w.blocks) {
+        StreamTry w = try_stream(*wide, *wide_tables, wide_tiling, true);
+        if (w.blocks && (!s.blocks || !w.paired_lines.empty())) {
           s = std::move(w);
           s.why = "; its block has " + std::to_string(1 << wide_tables->reg_bits) +
                   " registers (one more output bit), so that each block stores whole lines; " +

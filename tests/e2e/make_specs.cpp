@@ -111,10 +111,10 @@ int main(int argc, char** argv) {
     if (split && c == 6) p = {{1000, 1020}, {1, 0}, 4};
     if (split && c == 7) p = {{1031, 1009}, {1, 0}, 4};
     if (split && c == 8) p = {{97, 2003}, {1, 0}, 4};
-    // AVX-512: a 2-D transpose of rows longer than 16 KiB, asking for streaming stores: the
+    // AVX-512, AVX2: a 2-D transpose of rows longer than 16 KiB, asking for streaming stores: the
     // streaming walk pairs its output lines (ir/line_pairs.h), 5 row chunks (2 pairs, then one
     // more in a second nest), a tail chunk in the innermost loop.
-    const bool paired = (isa == "avx512" || isa == "avx512skx") && c == 9 && cases > 9 && !random_only;
+    const bool paired = (isa == "avx512" || isa == "avx512skx" || isa == "avx2") && c == 9 && cases > 9 && !random_only;
     if (paired) p = {{80, 4105}, {1, 0}, 4};
     const bool streaming = x86 && c >= cases - cases / 4;
     if (streaming) make_streamable(p, rng, isa == "avx2" ? 32 : 64);

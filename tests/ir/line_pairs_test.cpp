@@ -96,11 +96,18 @@ TEST_CASE("line pairs: the generated streaming variant of a 2-D transpose of lon
     said |= r.starts_with("stores: streaming") && r.find(kStreamPairedReason) != std::string::npos &&
             r.find("written back to back") != std::string::npos;
   CHECK(said);
-  // AVX2 keeps the tiles.
+  // AVX2: its block of 8 x 8 registers would keep the tiles (half lines); the block of one more
+  // register bit stores whole lines (16 registers) and pairs them.
   p.target = Target{Isa::avx2, 256};
   const Lowered a = run_pipeline(p);
   REQUIRE(a.stream_kernel);
-  CHECK(a.stream_kernel->paired_lines.empty());
+  CHECK_FALSE(a.stream_kernel->tiled);
+  CHECK_THAT(a.stream_kernel->paired_lines, Catch::Contains("2 blocks at a time"));
+  CHECK(a.stream_kernel->programs.front().ops.size() > 0);
+  verify_kernel(*a.stream_kernel);
+  bool wide = false;
+  for (const auto& r : a.plan.reasons) wide |= r.find("block has 16 registers (one more output bit)") != std::string::npos;
+  CHECK(wide);
 }
 
 TEST_CASE("line pairs: random paired kernels match the reference, whole and in parts", "[line_pairs][property]") {
