@@ -44,9 +44,16 @@ constexpr int64_t kShortLoopCount = 4;
 // float32 reversed 0.35 -> 0.56; AVX2 1.8-2.6x on the same cases; no changed kernel of the
 // TTC, TTLG, gentt, seed 002 or midsize sets slower beyond noise (0.98x at worst). A run
 // budget of 16 KiB in place of the row limit (every streaming walk) lost up to 0.37x (16^6
-// (5,2,3,4,1,0), whose 16 rows read on for 512 KiB).
+// (5,2,3,4,1,0), whose 16 rows read on for 512 KiB). Runs of up to 64 KiB (was 16 KiB; Intel
+// server core, run-time engine, same process, x best copy, 1 thread): TTC 96x75x75x96 reversed
+// 0.55 -> 0.87, 96x75x12x608 reversed 0.60 -> 0.75, 352x28x28x4x48 reversed 0.59 -> 0.78,
+// 32x15x15x15x15x32 reversed 0.67 -> 0.83, 32x15x15x15x5x112 reversed 0.62 -> 0.83 (0.64 with
+// 32 KiB); TTC median 0.86 -> 0.87; 16^6 float64 (3,5,2,4,0,1) 0.71 -> 0.95, float64 64^4
+// reversed 0.74 -> 0.86; no case of the TTC, TTLG, llc, oddlarge or midsize sets slower beyond
+// their noise. AVX2 engine: TTC median 0.78 -> 0.81 (96x75x12x608 reversed 0.54 -> 0.75),
+// 16^5x4 float64 (4,3,5,0,1,2) 0.57 -> 0.87; float64 64^4 reversed 0.75 -> 0.69.
 constexpr int64_t kMaxReadRows = 16;
-constexpr int64_t kReadRunBytes = int64_t{16} << 10;
+constexpr int64_t kReadRunBytes = int64_t{64} << 10;
 
 // The number of elements of the contiguous run that starts at a block's base, along
 // `strides` (the input's or the output's), when the block and the loops inside cover

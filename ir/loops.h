@@ -22,7 +22,7 @@ enum class LoopOrder {
   balanced,
   // The same, ties to the input: for streaming stores, which need no write locality. And where
   // the output's next loop would have the tile read more than 16 input rows at once while the
-  // input's next loop keeps each row's run within 16 KiB, the input's (ir/loops.cpp,
+  // input's next loop keeps each row's run within 64 KiB, the input's (ir/loops.cpp,
   // kMaxReadRows: full reversals up to 2.3x).
   balanced_streaming,
 };
@@ -37,7 +37,7 @@ struct BlockLoops {
 
 // How LoopOrder::balanced_streaming's row limit reads, for banners and explain.
 inline constexpr const char* kReadRowsLimitText =
-    "at most 16 input rows read at once, each read on (up to 16 KiB) before the output rows' next chunk";
+    "at most 16 input rows read at once, each read on (up to 64 KiB) before the output rows' next chunk";
 
 // Strides come from plan.in_strides and plan.out_strides (elements).
 BlockLoops make_block_loops(const Plan& plan, LoopOrder order);
