@@ -19,7 +19,7 @@
 // lines (ir/stream.h's plan_with_whole_lines), taken where the plan's own streaming walk would
 // keep the tiles: float32 1216x43408 0.22 -> 0.88, 8192^2 0.14 -> 0.68, 4096x16384 0.14 ->
 // 0.72, 7248^2 0.49 -> 0.92, float64 5120^2 0.25 -> 0.91; TTC set median 0.79 -> 0.83 (run-time
-// engine, same machine; the generated AVX2 kernels walk the same blocks, not measured).
+// engine, same machine; the generated AVX2 kernels, which walk the same blocks: TTC 0.79 after).
 #pragma once
 
 #include <cstdint>

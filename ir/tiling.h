@@ -63,9 +63,9 @@ inline constexpr int64_t kBalancedMinBytes = int64_t{8} << 20;
 // runs of 128 bytes to 16 KiB 1.0-2.9x (float32 18064x3104 0.46 -> 0.82, 43408x1216 0.46 ->
 // 0.82, 1024x16x1024 axes (2,1,0) 0.19 -> 0.56, float64 175x144x632 (0,2,1) 0.60 -> 0.87;
 // 4096^2 and 32x1024x1024 (0,2,1) 0.89-1.01x); runs of 20-98 KiB (square-ish 2-D transposes)
-// 0.72-1.36x, so those keep the tiles unless the walk pairs its output lines (ir/line_pairs.h, measured
-// on an Intel server core only); blocks of 2 KiB and more (1- and 2-byte elements, 32-64
-// rows) 0.70-0.93x untiled.
+// 0.72-1.36x, so those keep the tiles unless the walk pairs its output lines (ir/line_pairs.h,
+// measured on an Intel server core only); blocks of 2 KiB and more (1- and 2-byte elements,
+// 32-64 rows) 0.70-0.93x untiled.
 // AVX2 (blocks of 256-1024 bytes): 1.1-2.2x on 9 of the 11 changed kernels of the sets;
 // (355,384,384) and (59,2320,384) float32 axes (0,2,1) ran at 0.58-0.62x. (In 2026-11 on an
 // earlier AVX-512 machine, 4096^2 float32 measured 23.6 GB/s tiled and 10.4 in input order.)

@@ -5,7 +5,7 @@ namespace gentt::detail {
 namespace {
 
 // `sp` as a PermuteDesc view: its axes in canonical input order, strides in elements, with
-// `axis` cut to the elements [first, first + count).
+// `axis` cut to `count` elements (the caller moves the pointers to the view's first element).
 PermuteDesc view_of(const engine::StridedProblem& sp, int axis, std::int64_t count, int threads,
                     const std::string& isa) {
   PermuteDesc d;
