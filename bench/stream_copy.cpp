@@ -24,6 +24,19 @@ namespace {
 constexpr std::size_t kPageLines = 64;  // 4 KiB
 constexpr std::size_t kPages = 4;
 
+// That order: two(at) copies the two lines at byte offset `at`, for every pair of whole lines;
+// returns the lines copied (all, or all but the last). The bodies inline it and `two` with
+// `flatten` (a lambda does not inherit its function's target attribute).
+template <class Two>
+inline std::size_t copy_pairs(std::size_t lines, Two two) {
+  std::size_t i = 0;
+  for (; i + kPages * kPageLines <= lines; i += kPages * kPageLines)
+    for (std::size_t l = 0; l < kPageLines; l += 2)
+      for (std::size_t k = 0; k < kPages; ++k) two(64 * (i + k * kPageLines + l));
+  for (; i + 2 <= lines; i += 2) two(64 * i);
+  return i;
+}
+
 __attribute__((target("avx512f"))) inline void two_lines_avx512(char* dst, const char* src) {
   const __m512i a = _mm512_loadu_si512(src);
   const __m512i b = _mm512_loadu_si512(src + 64);
@@ -31,15 +44,8 @@ __attribute__((target("avx512f"))) inline void two_lines_avx512(char* dst, const
   _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + 64), b);
 }
 
-__attribute__((target("avx512f"))) void lines_avx512(char* dst, const char* src, std::size_t lines) {
-  std::size_t i = 0;
-  for (; i + kPages * kPageLines <= lines; i += kPages * kPageLines)
-    for (std::size_t l = 0; l < kPageLines; l += 2)
-      for (std::size_t k = 0; k < kPages; ++k) {
-        const std::size_t at = 64 * (i + k * kPageLines + l);
-        two_lines_avx512(dst + at, src + at);
-      }
-  for (; i + 2 <= lines; i += 2) two_lines_avx512(dst + 64 * i, src + 64 * i);
+__attribute__((target("avx512f"), flatten)) void lines_avx512(char* dst, const char* src, std::size_t lines) {
+  const std::size_t i = copy_pairs(lines, [&](std::size_t at) { two_lines_avx512(dst + at, src + at); });
   if (i < lines)
     _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + 64 * i), _mm512_loadu_si512(src + 64 * i));
   _mm_sfence();
@@ -55,15 +61,8 @@ __attribute__((target("avx2"))) inline void two_lines_avx2(char* d, const char* 
   GENTT_STREAM(d + 96, e);
 }
 
-__attribute__((target("avx2"))) void lines_avx2(char* dst, const char* src, std::size_t lines) {
-  std::size_t i = 0;
-  for (; i + kPages * kPageLines <= lines; i += kPages * kPageLines)
-    for (std::size_t l = 0; l < kPageLines; l += 2)
-      for (std::size_t k = 0; k < kPages; ++k) {
-        const std::size_t at = 64 * (i + k * kPageLines + l);
-        two_lines_avx2(dst + at, src + at);
-      }
-  for (; i + 2 <= lines; i += 2) two_lines_avx2(dst + 64 * i, src + 64 * i);
+__attribute__((target("avx2"), flatten)) void lines_avx2(char* dst, const char* src, std::size_t lines) {
+  const std::size_t i = copy_pairs(lines, [&](std::size_t at) { two_lines_avx2(dst + at, src + at); });
   if (i < lines) {
     const __m256i a = GENTT_LOAD(src + 64 * i), b = GENTT_LOAD(src + 64 * i + 32);
     GENTT_STREAM(dst + 64 * i, a);
