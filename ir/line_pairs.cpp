@@ -2,15 +2,19 @@
 
 #include <cstdlib>
 
+#include "ir/stream.h"
 #include "ir/tiling.h"
 
 namespace gentt {
 
-LinePairing pair_output_lines(const BlockLoops& walk, int64_t row_elements, bool line_blocks, int64_t block_in_bytes,
+LinePairing pair_output_lines(const BlockLoops& walk, int64_t elem_bytes, bool line_blocks, int64_t block_in_bytes,
                               int64_t blocks) {
   LinePairing out;
   const auto& loops = walk.loops;
-  if (!line_blocks || block_in_bytes > kSmallBlockBytes || loops.size() < 2 || blocks < 2) return out;
+  if (!line_blocks || block_in_bytes > kSmallBlockBytes || kLineBytes % elem_bytes != 0 || loops.size() < 2 ||
+      blocks < 2)
+    return out;
+  const int64_t row_elements = kLineBytes / elem_bytes;  // a block row: one whole line
   size_t w = 0;
   for (size_t d = 1; d < loops.size(); ++d)
     if (std::llabs(loops[d].out_stride) < std::llabs(loops[w].out_stride)) w = d;

@@ -56,10 +56,10 @@ struct LinePairing {
 // register bit) reading at most kSmallBlockBytes each
 // (`block_in_bytes`: 16 float32 or 8 float64 rows; blocks of 1- and 2-byte elements read 32-64
 // rows already): the loop with the smallest output stride, when it continues each of the block's
-// output rows (its output step is `row_elements`, a block row's elements), is not innermost and
-// has at least kPairMinGapBlocks blocks inside it, walked `blocks` iterations at a time,
-// innermost. Not paired otherwise.
-LinePairing pair_output_lines(const BlockLoops& walk, int64_t row_elements, bool line_blocks, int64_t block_in_bytes,
+// output rows (its output step is a line of `elem_bytes` elements), is not innermost and has at
+// least kPairMinGapBlocks blocks inside it, walked `blocks` iterations at a time, innermost. Not
+// paired otherwise.
+LinePairing pair_output_lines(const BlockLoops& walk, int64_t elem_bytes, bool line_blocks, int64_t block_in_bytes,
                               int64_t blocks = kPairedBlocks);
 
 }  // namespace gentt

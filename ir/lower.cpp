@@ -229,16 +229,18 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
   // the output lines of its untiled walk where that walk writes them far apart (ir/line_pairs.h).
   const bool line_rows =
       (options.avx512_target && kernel.lanes * c.elem_bytes == kLineBytes) || options.whole_line_rows;
-  const BlockLoops stream_walk = options.streaming ? make_block_loops(plan, streaming_order(plan)) : BlockLoops{};
-  const LinePairing pairing = options.streaming && kLineBytes % c.elem_bytes == 0
-                                  ? pair_output_lines(stream_walk, kLineBytes / c.elem_bytes, line_rows, block_in)
-                                  : LinePairing{};
+  // The streaming variant's untiled walk (streaming_order), taken below where it is not tiled.
+  const LoopOrder stream_order = options.streaming ? streaming_order(plan) : LoopOrder::output;
+  const BlockLoops stream_walk = options.streaming ? make_block_loops(plan, stream_order) : BlockLoops{};
+  const LinePairing pairing =
+      options.streaming ? pair_output_lines(stream_walk, c.elem_bytes, line_rows, block_in) : LinePairing{};
   kernel.left_tiles =
       options.streaming && tiling.tiled &&
       !stream_keeps_tiles(block_in, innermost_run_bytes(stream_walk.loops, c.elem_bytes), pairing.paired);
   if (kernel.left_tiles) {
     tiling = TileChoice{};
-    tiling.reason = std::string("loops: no tiling (streaming variant: ") + kStreamUntiledReason + ")";
+    tiling.reason = std::string("loops: no tiling (streaming variant: ") +
+                    (pairing.paired ? kStreamPairedReason : kStreamUntiledReason) + ")";
   } else {
     walk = std::move(tiled_walk);
   }
@@ -249,21 +251,20 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
   // output past the last-level cache from the block outwards; otherwise output order.
   LoopOrder order = LoopOrder::output;
   if (options.streaming && !tiling.tiled) {
-    order = streaming_order(plan);
+    order = stream_order;
   } else if (tiling.untiled_large && out_bytes >= options.balanced_min_bytes) {
     order = LoopOrder::balanced;
     kernel.tiling += kBalancedReason;
   }
   if (order != LoopOrder::output) {
-    walk = make_block_loops(plan, order);
+    walk = options.streaming && !tiling.tiled ? stream_walk : make_block_loops(plan, order);
     kernel.programs = build_programs(plan, walk);
     kernel.order = order_text(order);
     kernel.read_rows_limited = walk.read_rows_limited;
     if (walk.read_rows_limited) kernel.order += std::string(", ") + kReadRowsLimitText;
   }
   kernel.loops = walk.loops;
-  // The untiled streaming walk is stream_walk (streaming_order), whose pairing this is.
-  if (pairing.paired && !tiling.tiled) {
+  if (pairing.paired && !tiling.tiled) {  // walk is stream_walk
     kernel.loops = pairing.regions.front().loops;
     if (pairing.regions.size() > 1) kernel.regions = pairing.regions;
     kernel.paired_lines = pairing.reason;

@@ -851,9 +851,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     const TileChoice untiled_walk;
     // Blocks of whole-line rows pair their output lines untiled where the untiled walk writes them
     // far apart (ir/line_pairs.h).
-    const LinePairing pairing = kLineBytes % elem_bytes == 0
-                                    ? pair_output_lines(untiled->loops, kLineBytes / elem_bytes, line_rows, block_in_bytes(t))
-                                    : LinePairing{};
+    const LinePairing pairing = pair_output_lines(untiled->loops, elem_bytes, line_rows, block_in_bytes(t));
     const bool left_tiles =
         cached_tiles.tiled &&
         !stream_keeps_tiles(block_in_bytes(t), innermost_run_bytes(untiled->loops.loops, elem_bytes), pairing.paired);

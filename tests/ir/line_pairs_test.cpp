@@ -21,11 +21,11 @@
 using namespace gentt;
 
 TEST_CASE("line pairs: the output's next loop two blocks at a time, innermost; the odd block after", "[line_pairs]") {
-  // A 2-D transpose in input order: row chunks outermost (the output's next loop), then 300
+  // A float32 2-D transpose in input order: row chunks outermost (the output's next loop), then 300
   // column chunks: 300 blocks between two blocks that write neighbouring lines.
   BlockLoops walk;
   walk.loops = {LoopDim{5, 16 * 4800, 16, -1, "rows"}, LoopDim{300, 16, 16 * 80, 0, "columns"}};
-  const LinePairing p = pair_output_lines(walk, 16, true, kSmallBlockBytes);
+  const LinePairing p = pair_output_lines(walk, 4, true, kSmallBlockBytes);
   REQUIRE(p.paired);
   REQUIRE(p.regions.size() == 2);
   const auto& first = p.regions[0];
@@ -50,9 +50,9 @@ TEST_CASE("line pairs: the output's next loop two blocks at a time, innermost; t
 
   // An even count: one nest. A tail chunk stays out of the pairs.
   walk.loops[0].count = 6;
-  CHECK(pair_output_lines(walk, 16, true, kSmallBlockBytes).regions.size() == 1);
+  CHECK(pair_output_lines(walk, 4, true, kSmallBlockBytes).regions.size() == 1);
   walk.loops[0].tail_bit = 1;
-  const LinePairing tail = pair_output_lines(walk, 16, true, kSmallBlockBytes);
+  const LinePairing tail = pair_output_lines(walk, 4, true, kSmallBlockBytes);
   REQUIRE(tail.regions.size() == 2);
   CHECK(tail.regions[0].loops[0].count == 2);
   CHECK(tail.regions[1].loops[0].count == 2);
@@ -61,19 +61,19 @@ TEST_CASE("line pairs: the output's next loop two blocks at a time, innermost; t
   // Not paired: blocks that are not whole lines or read more than 1 KiB, fewer than
   // kPairMinGapBlocks blocks between, the loop innermost already or not continuing the block's
   // rows, one block to pair.
-  CHECK_FALSE(pair_output_lines(walk, 16, false, kSmallBlockBytes).paired);
-  CHECK_FALSE(pair_output_lines(walk, 16, true, kSmallBlockBytes + 1).paired);
+  CHECK_FALSE(pair_output_lines(walk, 4, false, kSmallBlockBytes).paired);
+  CHECK_FALSE(pair_output_lines(walk, 4, true, kSmallBlockBytes + 1).paired);
   BlockLoops near = walk;
   near.loops[1].count = kPairMinGapBlocks - 1;
-  CHECK_FALSE(pair_output_lines(near, 16, true, kSmallBlockBytes).paired);
+  CHECK_FALSE(pair_output_lines(near, 4, true, kSmallBlockBytes).paired);
   near.loops.push_back(LoopDim{2, 16 * 80 * 255, 17, -1, "inner"});  // 255 x 2 blocks between: paired
-  CHECK(pair_output_lines(near, 16, true, kSmallBlockBytes).paired);
+  CHECK(pair_output_lines(near, 4, true, kSmallBlockBytes).paired);
   BlockLoops out_order;
   out_order.loops = {walk.loops[1], walk.loops[0]};
-  CHECK_FALSE(pair_output_lines(out_order, 16, true, kSmallBlockBytes).paired);
+  CHECK_FALSE(pair_output_lines(out_order, 4, true, kSmallBlockBytes).paired);
   CHECK_FALSE(pair_output_lines(walk, 8, true, kSmallBlockBytes).paired);
   walk.loops[0] = LoopDim{2, 16 * 4800, 16, 1, "rows"};
-  CHECK_FALSE(pair_output_lines(walk, 16, true, kSmallBlockBytes).paired);
+  CHECK_FALSE(pair_output_lines(walk, 4, true, kSmallBlockBytes).paired);
 }
 
 TEST_CASE("line pairs: the generated streaming variant of a 2-D transpose of long rows pairs untiled", "[line_pairs]") {
