@@ -156,10 +156,21 @@ Lowered run_pipeline(const Problem& given) {
       out.kernel.regions.empty() && (problem.stores == StoreMode::streaming || out_bytes >= kStageMinBytes)) {
     std::string why;
     const bool asked = problem.stores == StoreMode::streaming;
-    const std::optional<StagePlan> stage =
+    const int64_t min_tile = asked ? 1 : kStageMinTileBytes, max_kept = asked ? 0 : kStageMaxKeptRowBytes;
+    std::optional<StagePlan> stage =
         rows ? std::nullopt
-             : plan_staging(out.plan, out.kernel.loops, &why, asked ? 1 : kStageMinTileBytes, kStageMaxStackTileBytes,
-                            asked ? 0 : kStageMaxKeptRowBytes);
+             : plan_staging(out.plan, out.kernel.loops, &why, min_tile, kStageMaxStackTileBytes, max_kept);
+    // Where one loop takes the tile past the window (ir/staging.h), that loop in chunks.
+    if (!rows && !stage) {
+      if (std::optional<StageCut> cut =
+              split_for_staging(out.plan, out.kernel.loops, min_tile, kStageCutMaxTileBytes,
+                                asked ? 0 : kStageCutMaxKeptRowBytes)) {
+        out.kernel.loops = std::move(cut->loops);
+        verify_kernel(out.kernel);
+        stage = plan_staging(out.plan, out.kernel.loops, &why, min_tile, kStageMaxStackTileBytes, max_kept);
+        if (stage) stage->reason += " (" + cut->note + ")";
+      }
+    }
     if (rows) {
       out.kernel.stage_level = rows->level;
       out.kernel.stage_tile_elements = rows->tile_elements;

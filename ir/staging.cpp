@@ -54,12 +54,16 @@ std::optional<StagePlan> plan_staging(const Plan& plan, const std::vector<LoopDi
   for (int a = 0; a < d; ++a) out_axes[a] = a;
   std::stable_sort(out_axes.begin(), out_axes.end(),
                    [&](int x, int y) { return plan.out_strides[x] < plan.out_strides[y]; });
-  // covered[a]: axis a is whole inside one tile of the current level.
-  std::vector<bool> covered(d, false), in_block(d, false);
+  // have[a]: the iterations of axis a inside one tile of the current level (the block's chunk
+  // times the counts of the loops over a at or below the level); whole where it reaches the
+  // extent. A loop cut in two (split_for_staging) covers part of its axis at its inner level.
+  std::vector<int64_t> have(d, 1);
+  std::vector<bool> in_block(d, false);
   for (const auto& b : plan.block_axes) {
     in_block[b.axis] = true;
-    covered[b.axis] = b.chunk >= b.extent;
+    have[b.axis] = b.chunk;
   }
+  const auto whole = [&](int a) { return have[a] >= c.shape[a]; };
   std::optional<StagePlan> best;
   int64_t iterations = 1;
   for (int level = depth; level >= 0; --level) {
@@ -69,20 +73,31 @@ std::optional<StagePlan> plan_staging(const Plan& plan, const std::vector<LoopDi
         if (why) *why = "the loops do not name their axes";
         return std::nullopt;
       }
-      covered[l.axis] = true;
+      have[l.axis] *= l.count;
       iterations *= l.count;
     }
-    // Every block axis whole inside the tile, and the covered axes the innermost output axes.
+    // Every block axis whole inside the tile, the whole axes the innermost output axes, and at
+    // most one more axis in part: the next output axis, walked from its first index by a loop of
+    // this level (the inner loop of a cut one), whose iterations continue the tile's range.
     bool blocks_whole = true;
-    for (int a = 0; a < d; ++a) blocks_whole &= !in_block[a] || covered[a];
+    for (int a = 0; a < d; ++a) blocks_whole &= !in_block[a] || whole(a);
     if (!blocks_whole) continue;
-    int n = 0;
-    for (int a = 0; a < d; ++a) n += covered[a];
+    int n = 0, partial = 0;
+    for (int a = 0; a < d; ++a) {
+      n += whole(a);
+      partial += !whole(a) && have[a] > 1;
+    }
     bool innermost = true;
     int64_t elements = 1;
     for (int k = 0; k < n; ++k) {
-      innermost &= covered[out_axes[k]];
+      innermost &= whole(out_axes[k]);
       elements *= c.shape[out_axes[k]];
+    }
+    if (partial > 0) {
+      const int a = n < d ? out_axes[n] : -1;
+      innermost &= partial == 1 && a >= 0 && !whole(a) && have[a] > 1 && level < depth && loops[level].axis == a &&
+                   loops[level].count == have[a] && loops[level].out_stride == elements;
+      if (innermost) elements *= have[a];
     }
     if (!innermost) continue;
     const int64_t bytes = elements * c.elem_bytes;
@@ -90,15 +105,16 @@ std::optional<StagePlan> plan_staging(const Plan& plan, const std::vector<LoopDi
     if (bytes < min_tile_bytes) continue;
     // The tile's input: the covered axes by input stride; those that continue a contiguous run
     // join it, each other one multiplies the number of runs.
-    std::vector<int> in_axes(out_axes.begin(), out_axes.begin() + n);
+    std::vector<int> in_axes(out_axes.begin(), out_axes.begin() + n + (partial > 0 ? 1 : 0));
     std::stable_sort(in_axes.begin(), in_axes.end(),
                      [&](int x, int y) { return plan.in_strides[x] < plan.in_strides[y]; });
     int64_t run = 1, runs = 1;
     for (int a : in_axes) {
+      const int64_t count = whole(a) ? c.shape[a] : have[a];
       if (runs == 1 && plan.in_strides[a] == run)
-        run *= c.shape[a];
+        run *= count;
       else
-        runs *= c.shape[a];
+        runs *= count;
     }
     best = StagePlan{level, elements, iterations, runs, ""};
   }
@@ -113,6 +129,57 @@ std::optional<StagePlan> plan_staging(const Plan& plan, const std::vector<LoopDi
       "buffer, then streamed out in whole lines",
       best->tile_elements * c.elem_bytes, best->tile_iterations, depth - best->level, best->in_runs);
   return best;
+}
+
+std::optional<StageCut> split_for_staging(const Plan& plan, const std::vector<LoopDim>& loops, int64_t min_tile_bytes,
+                                          int64_t max_tile_bytes, int64_t max_kept_row_bytes) {
+  if (plan_staging(plan, loops, nullptr, min_tile_bytes, max_tile_bytes, max_kept_row_bytes)) return std::nullopt;
+  const Canonical& c = plan.problem;
+  const int depth = static_cast<int>(loops.size());
+  std::vector<bool> in_block(c.rank(), false);
+  for (const auto& b : plan.block_axes) in_block[b.axis] = true;
+  // The innermost level whose tile is too large: the loops inside it make tiles too small (else
+  // plan_staging would have found one), so it is the loop to cut. Only a loop that walks a whole
+  // axis of its own (no block chunks, no other loop over it) can be cut at a divisor.
+  for (int level = depth - 1; level >= 0; --level) {
+    const LoopDim& l = loops[level];
+    if (l.axis < 0 || l.axis >= c.rank() || in_block[l.axis] || l.count != c.shape[l.axis] || l.tail_bit >= 0)
+      continue;
+    bool alone = true;
+    for (int k = 0; k < depth; ++k) alone &= k == level || loops[k].axis != l.axis;
+    if (!alone) continue;
+    // The largest divisor whose tile fits (plan_staging decides: it takes the cut loop's inner
+    // half as a tile of that many iterations of the next output axis, or finds nothing). The
+    // elements below the level bound the divisors worth trying.
+    std::vector<int64_t> cover(c.rank(), 1);
+    for (const auto& b : plan.block_axes) cover[b.axis] = b.chunk;
+    for (int k = level + 1; k < depth; ++k)
+      if (loops[k].axis >= 0 && loops[k].axis < c.rank()) cover[loops[k].axis] *= loops[k].count;
+    int64_t below = c.elem_bytes;
+    for (int a = 0; a < c.rank(); ++a) below *= std::min(cover[a], c.shape[a]);
+    const int64_t most = std::min(l.count / 2, max_tile_bytes / below);
+    const int64_t least = std::max<int64_t>(2, (min_tile_bytes + below - 1) / below);
+    for (int64_t k = most; k >= least; --k) {
+      if (l.count % k != 0) continue;
+      std::vector<LoopDim> cut = loops;
+      LoopDim outer = l, inner = l;
+      outer.count = l.count / k;
+      outer.in_stride = l.in_stride * k;
+      outer.out_stride = l.out_stride * k;
+      outer.what = fmt::format("{} in chunks of {}", l.what, k);
+      inner.count = k;
+      inner.what = fmt::format("{} within a chunk", l.what);
+      cut[level] = inner;
+      cut.insert(cut.begin() + level, outer);
+      const std::optional<StagePlan> s =
+          plan_staging(plan, cut, nullptr, min_tile_bytes, max_tile_bytes, max_kept_row_bytes);
+      if (s && s->level == level + 1)
+        return StageCut{std::move(cut), level, k,
+                        fmt::format("the loop over {} cut in chunks of {} for the tile", l.what, k)};
+      if (s) break;  // a level other than the cut one: not this loop's doing
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace gentt

@@ -475,9 +475,20 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
   std::string stage_note;
   if (spec.isa != engine::RowIsa::portable && large && out_contiguous && out_total >= kStageMinBytes &&
       row_bytes % kLineBytes != 0) {
-    std::string why;
-    if (const std::optional<StagePlan> stage = plan_staging(rows_plan, cached_order, &why, kStageMinTileBytes,
-                                                            kStageMaxTileBytes, kStageMaxKeptRowBytes)) {
+    std::string why, cut_note;
+    std::optional<StagePlan> stage =
+        plan_staging(rows_plan, cached_order, &why, kStageMinTileBytes, kStageMaxTileBytes, kStageMaxKeptRowBytes);
+    // Where one loop (the output's next axis) takes the tile past the window, that loop in chunks.
+    if (!stage) {
+      if (std::optional<StageCut> cut = split_for_staging(rows_plan, cached_order)) {
+        cached_order = std::move(cut->loops);
+        cut_note = " (" + cut->note + ")";
+        impl.cached = prepare(Nest{cached_order, 1, 0}, false);
+        stage = plan_staging(rows_plan, cached_order, &why, kStageMinTileBytes, kStageMaxTileBytes,
+                             kStageMaxKeptRowBytes);
+      }
+    }
+    if (stage) {
       engine::StageGeometry g;
       for (int l = 0; l < stage->level; ++l) {
         g.outer_counts.push_back(cached_order[l].count);
@@ -487,7 +498,7 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
       g.tile_bytes = stage->tile_elements * out_bytes;
       g.isa = spec.isa == engine::RowIsa::avx512 ? engine::StageIsa::avx512 : engine::StageIsa::avx2;
       impl.cached = engine::make_staged(std::move(impl.cached), std::move(g));
-      stage_note = "staged: " + stage->reason;
+      stage_note = "staged: " + stage->reason + cut_note;
     }
   }
   // Each row streams its own whole lines; the lines it shares with its neighbours are written
@@ -798,6 +809,20 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     }
   }
   if (assembled_walk) stage.reset();
+  // Neither assembled nor staged: where one loop takes the tile past the window, that loop in
+  // chunks (ir/staging.h's split_for_staging), as the generated kernels stage.
+  std::string cut_note;
+  if (!assembled_walk && !stage && !impl->cached && simd && !impl->transform && out_contiguous &&
+      out_total >= kStageMinBytes && !tiling.tiled && tiling.regions.size() <= 1) {
+    if (std::optional<StageCut> cut = split_for_staging(plan, tables->loops.loops)) {
+      BlockLoops loops = tables->loops;
+      loops.loops = std::move(cut->loops);
+      *tables = engine::with_loops(*tables, loops);
+      std::string why;
+      stage = plan_staging(plan, tables->loops.loops, &why);
+      cut_note = " (" + cut->note + ")";
+    }
+  }
   // A staged tile reads a run of each of many input rows (225 of 120 bytes for 15^6 float64
   // (4,1,0,5,2,3)), which the next tile continues: more streams than the hardware prefetchers
   // follow. On AVX-512 its blocks prefetch the next tile's lines (one step of the loop above the
@@ -823,7 +848,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     g.tile_bytes = stage->tile_elements * elem_bytes;
     g.isa = is_avx512(isa) ? engine::StageIsa::avx512 : engine::StageIsa::avx2;
     impl->cached = engine::make_staged(std::move(impl->cached), std::move(g));
-    stage_note = "; staged: " + stage->reason + (staged_prefetch ? "; the next tile's input prefetched" : "");
+    stage_note = "; staged: " + stage->reason + cut_note +
+                 (staged_prefetch ? "; the next tile's input prefetched" : "");
   }
   // The streaming blocks of plan `p` (tables `t`, tiled as `tl`): every loop, every region's
   // base and every full store on a whole vector when `out` is on a line; tiled loops keep their

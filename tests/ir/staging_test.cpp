@@ -18,6 +18,28 @@
 
 using namespace gentt;
 
+namespace {
+
+// The output offsets of the elements whose index along each axis a is below extent[a].
+std::set<int64_t> out_offsets(const Plan& plan, const std::vector<int64_t>& extent) {
+  const int d = plan.problem.rank();
+  std::set<int64_t> out;
+  std::vector<int64_t> idx(d, 0);
+  for (;;) {
+    int64_t o = 0;
+    for (int a = 0; a < d; ++a) o += idx[a] * plan.out_strides[a];
+    out.insert(o);
+    int a = d - 1;
+    for (; a >= 0; --a) {
+      if (++idx[a] < extent[a]) break;
+      idx[a] = 0;
+    }
+    if (a < 0) return out;
+  }
+}
+
+}  // namespace
+
 TEST_CASE("staging: 15^6 float64 tiles of 27000 bytes, none where a block axis is far out", "[staging]") {
   // Canonical (225, 15, 15, 15, 15) axes (0, 2, 4, 1, 3), blocks of 8 x 8 over axes 3 and 4:
   // the three innermost loops (axis 1 and the two chunk loops) write the output's axes 3, 1, 4
@@ -114,24 +136,124 @@ TEST_CASE("staging: random plans' tiles are contiguous output ranges", "[staging
       for (int l = 0; l < stage->level; ++l) REQUIRE(loops.loops[l].tail_bit < 0);
       // Tile 0's elements (the covered axes whole, the others at 0): output offsets exactly
       // [0, tile_elements).
-      std::set<int64_t> out;
-      std::vector<int64_t> idx(canon.rank(), 0);
-      for (;;) {
-        int64_t o = 0;
-        for (int a = 0; a < canon.rank(); ++a) o += idx[a] * plan.out_strides[a];
-        out.insert(o);
-        int a = canon.rank() - 1;
-        for (; a >= 0; --a) {
-          if (!covered[a]) continue;
-          if (++idx[a] < canon.shape[a]) break;
-          idx[a] = 0;
-        }
-        if (a < 0) break;
-      }
+      std::vector<int64_t> extent(canon.rank(), 1);
+      for (int a = 0; a < canon.rank(); ++a)
+        if (covered[a]) extent[a] = canon.shape[a];
+      const std::set<int64_t> out = out_offsets(plan, extent);
       REQUIRE(static_cast<int64_t>(out.size()) == stage->tile_elements);
       CHECK(*out.begin() == 0);
       CHECK(*out.rbegin() == stage->tile_elements - 1);
     }
   }
   CHECK(staged > 200);
+}
+
+namespace {
+
+// The (input, output) base offsets of every flat iteration of `loops`, in order.
+std::vector<std::pair<int64_t, int64_t>> walk(const std::vector<LoopDim>& loops) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  std::vector<int64_t> idx(loops.size(), 0);
+  for (;;) {
+    int64_t i = 0, o = 0;
+    for (size_t l = 0; l < loops.size(); ++l) {
+      i += idx[l] * loops[l].in_stride;
+      o += idx[l] * loops[l].out_stride;
+    }
+    out.emplace_back(i, o);
+    int l = static_cast<int>(loops.size()) - 1;
+    for (; l >= 0; --l) {
+      if (++idx[l] < loops[l].count) break;
+      idx[l] = 0;
+    }
+    if (l < 0) return out;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("staging: a loop that takes the tile past the window is cut at a divisor", "[staging]") {
+  // 15^6 float64 (2,0,3,4,1,5): canonical (15, 15, 15, 225, 15) perm (2,0,3,1,4), rows of 120
+  // bytes kept. Balanced loops: axis 1 innermost writes 1800 contiguous bytes, the loop over axis
+  // 3 (the output's next axis) makes that 405 KB.
+  const Plan plan = make_plan(canonicalize(8, {15, 15, 15, 15, 15, 15}, {2, 0, 3, 4, 1, 5}), 8);
+  const BlockLoops loops = make_block_loops(plan, LoopOrder::balanced);
+  std::string why;
+  REQUIRE_FALSE(plan_staging(plan, loops.loops, &why));
+  const std::optional<StageCut> cut = split_for_staging(plan, loops.loops);
+  REQUIRE(cut);
+  CHECK(cut->chunk == 9);  // 9 x 1800 bytes: the largest tile of at most 16 KiB
+  CHECK(cut->loops.size() == loops.loops.size() + 1);
+  CHECK(cut->loops[cut->level].count == 25);
+  CHECK(cut->loops[cut->level + 1].count == 9);
+  CHECK_THAT(cut->note, Catch::Contains("cut in chunks of 9"));
+  CHECK(walk(cut->loops) == walk(loops.loops));
+  const std::optional<StagePlan> stage = plan_staging(plan, cut->loops, &why);
+  REQUIRE(stage);
+  CHECK(stage->level == cut->level + 1);
+  CHECK(stage->tile_elements == 2025);
+  CHECK(stage->in_runs == 15);
+  // Staging needs no cut, or the rows are too long, or no divisor fits: no cut.
+  const Plan staged = make_plan(canonicalize(8, {15, 15, 15, 15, 15, 15}, {0, 1, 3, 5, 2, 4}), 8);
+  CHECK_FALSE(split_for_staging(staged, make_block_loops(staged, LoopOrder::balanced).loops));
+  // Rows of 320 bytes, 5 of them below the loop to cut (1600 bytes): cut only where asked.
+  const Plan long_rows = make_plan(canonicalize(8, {15, 5, 15, 15, 15, 40}, {2, 0, 3, 4, 1, 5}), 8);
+  CHECK_FALSE(split_for_staging(long_rows, make_block_loops(long_rows, LoopOrder::balanced).loops));
+  CHECK(split_for_staging(long_rows, make_block_loops(long_rows, LoopOrder::balanced).loops, kStageMinTileBytes,
+                          kStageCutMaxTileBytes, 0));
+  const Plan prime = make_plan(canonicalize(8, {15, 15, 15, 227, 15}, {2, 0, 3, 1, 4}), 8);
+  CHECK_FALSE(split_for_staging(prime, make_block_loops(prime, LoopOrder::balanced).loops));
+
+  // The generated kernel stages with the cut: the kernel's loops are the cut ones.
+  Problem p;
+  p.name = "k";
+  p.dtype = Dtype{"float64", 8};
+  p.shape = {15, 15, 15, 15, 15, 15};
+  p.perm = {2, 0, 3, 4, 1, 5};
+  p.target = Target{Isa::avx512, 512};
+  const Lowered l = run_pipeline(p);
+  CHECK(l.kernel.stage_tile_elements == 2025);
+  CHECK(l.kernel.loops.size() == loops.loops.size() + 1);
+  CHECK(std::any_of(l.plan.reasons.begin(), l.plan.reasons.end(),
+                    [](const std::string& r) { return r.find("cut in chunks of 9 for the tile") != std::string::npos; }));
+}
+
+TEST_CASE("staging: cut loops walk the same iterations, their tiles contiguous output ranges",
+          "[staging][property]") {
+  std::mt19937_64 rng(2911);
+  int cuts = 0;
+  for (int c = 0; c < 6000; ++c) {
+    const test::RandomProblem p = test::random_problem(rng, 6, 6000);
+    const Canonical canon = canonicalize(p.elem_bytes, p.shape, p.perm);
+    const int lanes = static_cast<int>(
+        std::bit_floor(static_cast<uint64_t>(std::max<int64_t>(1, 64 / p.elem_bytes))));
+    const Plan plan = make_plan(canon, lanes);
+    const int64_t min_tile = int64_t{32} << (rng() % 6), max_tile = 4 * min_tile;
+    for (LoopOrder order : {LoopOrder::output, LoopOrder::balanced}) {
+      const BlockLoops loops = make_block_loops(plan, order);
+      const std::optional<StageCut> cut = split_for_staging(plan, loops.loops, min_tile, max_tile, 0);
+      if (!cut) continue;
+      ++cuts;
+      INFO(fmt::format("case {}: elem_bytes {} shape ({}) perm ({}), cut level {} chunk {}", c, p.elem_bytes,
+                       fmt::join(p.shape, ","), fmt::join(p.perm, ","), cut->level, cut->chunk));
+      REQUIRE(walk(cut->loops) == walk(loops.loops));
+      const std::optional<StagePlan> stage = plan_staging(plan, cut->loops, nullptr, min_tile, max_tile);
+      REQUIRE(stage);
+      REQUIRE(stage->level == cut->level + 1);
+      const int64_t bytes = stage->tile_elements * canon.elem_bytes;
+      CHECK(bytes >= min_tile);
+      CHECK(bytes <= max_tile);
+      // Tile 0: the axes the loops below the level and the block cover whole, the cut axis
+      // from 0 to the chunk, the others at 0: output offsets exactly [0, tile_elements).
+      std::vector<int64_t> extent(canon.rank(), 1);
+      for (const auto& b : plan.block_axes) extent[b.axis] = b.extent;
+      for (size_t l = stage->level + 1; l < cut->loops.size(); ++l) extent[cut->loops[l].axis] = canon.shape[cut->loops[l].axis];
+      extent[cut->loops[stage->level].axis] = cut->chunk;
+      const std::set<int64_t> out = out_offsets(plan, extent);
+      REQUIRE(static_cast<int64_t>(out.size()) == stage->tile_elements);
+      CHECK(*out.begin() == 0);
+      CHECK(*out.rbegin() == stage->tile_elements - 1);
+    }
+  }
+  CHECK(cuts > 25);
 }

@@ -718,7 +718,11 @@ TEST_CASE("permute: kept innermost axes move whole rows (row engine)", "[permute
       {{{700, 40, 75}, {1, 0, 2}, 4}, 1, true},          // 8 MiB: rows of 300 bytes, cached
       {{{63, 33, 17, 129}, {2, 1, 0, 3}, 8}, 1, false},  // 35 MiB, rows of 1032 bytes: streaming off the lines
       {{{61, 40, 60, 64}, {2, 1, 0, 3}, 4}, 2, true},    // 37 MiB, rows of 256 bytes: groups of 8 streamed line by line, a last group of 5
+      {{{4, 15, 15, 15, 12, 15}, {2, 0, 3, 4, 1, 5}, 8}, 2, true},  // 19 MiB, rows of 120 bytes: staged, a loop cut
   };
+  if (gentt::cpu_supports("avx512skx"))
+    CHECK_THAT(plan_text(large.back().c, "avx512skx"),
+               Catch::Contains("staged: output tiles of 16200 bytes") && Catch::Contains("cut in chunks of 9"));
   for (const auto& [c, threads, avx2] : large) {
     check_contiguous(c, "auto", threads, rng);
     if (avx2 && gentt::cpu_supports("avx2")) check_contiguous(c, "avx2", 2, rng);
