@@ -233,6 +233,19 @@ TEST_CASE("assembly: chunked loops where no divisor serves, remainders in furthe
   CHECK(r->piece == 97 * 160);
   CHECK(r->regions.size() == 2);
   check_tile(rows, *r);
+  // Rows of 1336 bytes (float64 167) are whole rows too (up to 2 KiB): 6 blocks of 8 rows of the
+  // input's innermost axis per tile, a chain of 18 tiles over its 111 full chunks.
+  const Plan batched = make_plan(canonicalize(8, {144, 167, 894}, {0, 2, 1}), 8);
+  const auto b = plan_chunked_assembly(batched, &why);
+  REQUIRE(b);
+  CHECK(b->stream_out.size() == 1);
+  CHECK(b->piece == 167 * 48);
+  check_tile(batched, *b);
+  // Rows taken whole would make chains too short (uint8 437 x 300: 4 full chunks of 64), and
+  // rows of 437 bytes are too short for chains of 256-byte pieces: not chunked.
+  const Plan short_chain = make_plan(canonicalize(1, {437, 300}, {1, 0}), 64);
+  CHECK_FALSE(plan_chunked_assembly(short_chain, &why));
+  CHECK_THAT(why, Catch::Contains("chains of fewer than 8 tiles"));
   // A block with a third axis is not chunked.
   const Plan bytes = make_plan(canonicalize(1, {3, 263, 1009}, {0, 2, 1}), 64);
   if (bytes.block_axes.size() != 2) {
