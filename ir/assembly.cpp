@@ -387,6 +387,53 @@ std::optional<SplitAssembly> plan_split_assembly(const Plan& plan, std::string* 
   return no(last);
 }
 
+namespace {
+
+// The chunked forms' common ground: a block of exactly the output's innermost axis P and the
+// input's innermost one I (both contiguous), walked in input order with a loop over each.
+struct InnerBlock {
+  int P = -1, I = -1;
+  int64_t bw = 0, br = 0;  // elements of P and of I per block
+  int64_t line = 0;        // elements per line
+  BlockLoops walk;         // make_block_loops(plan, LoopOrder::input)
+  LoopDim W, R;            // the loops over P's and I's chunks
+};
+
+std::optional<InnerBlock> inner_block(const Plan& plan, std::string* why) {
+  const Canonical& c = plan.problem;
+  const int d = c.rank();
+  const int64_t e = c.elem_bytes;
+  auto no = [&](std::string reason) -> std::optional<InnerBlock> {
+    if (why) *why = std::move(reason);
+    return std::nullopt;
+  };
+  if (kLineBytes % e != 0) return no(fmt::format("{}-byte elements do not tile a {}-byte line", e, kLineBytes));
+  if (d < 2) return no("one axis");
+  InnerBlock b;
+  b.P = c.perm.back();
+  b.I = d - 1;
+  if (b.P == b.I) return no("a kept innermost axis");
+  const BlockAxis* bp = plan.find_block_axis(b.P);
+  const BlockAxis* bi = plan.find_block_axis(b.I);
+  if (plan.block_axes.size() != 2 || !bp || !bi)
+    return no("the block's axes are not exactly the output's and the input's innermost ones");
+  if (plan.out_strides[b.P] != 1 || plan.in_strides[b.I] != 1) return no("the innermost axes are not contiguous");
+  b.line = kLineBytes / e;
+  b.walk = make_block_loops(plan, LoopOrder::input);
+  const auto& loops = b.walk.loops;
+  const auto find = [&](int axis) {
+    return std::find_if(loops.begin(), loops.end(), [&](const LoopDim& l) { return l.axis == axis; });
+  };
+  if (find(b.P) == loops.end() || find(b.I) == loops.end()) return no("an innermost axis fits one block");
+  b.W = *find(b.P);
+  b.R = *find(b.I);
+  b.bw = bp->chunk;
+  b.br = bi->chunk;
+  return b;
+}
+
+}  // namespace
+
 std::optional<AssemblyPlan> plan_chunked_assembly(const Plan& plan, std::string* why, int64_t max_tile_bytes,
                                                   int64_t min_tile_bytes) {
   const Canonical& c = plan.problem;
@@ -396,24 +443,13 @@ std::optional<AssemblyPlan> plan_chunked_assembly(const Plan& plan, std::string*
     if (why) *why = std::move(reason);
     return std::nullopt;
   };
-  if (kLineBytes % e != 0) return no(fmt::format("{}-byte elements do not tile a {}-byte line", e, kLineBytes));
-  if (d < 2) return no("one axis");
-  const int P = c.perm.back(), I = d - 1;
-  if (P == I) return no("a kept innermost axis");
-  const BlockAxis* bp = plan.find_block_axis(P);
-  const BlockAxis* bi = plan.find_block_axis(I);
-  if (plan.block_axes.size() != 2 || !bp || !bi)
-    return no("the block's axes are not exactly the output's and the input's innermost ones");
-  if (plan.out_strides[P] != 1 || plan.in_strides[I] != 1) return no("the innermost axes are not contiguous");
-  const int64_t line = kLineBytes / e;
-  BlockLoops walk = make_block_loops(plan, LoopOrder::input);
-  auto& loops = walk.loops;
-  const auto find = [&](int axis) {
-    return std::find_if(loops.begin(), loops.end(), [&](const LoopDim& l) { return l.axis == axis; });
-  };
-  if (find(P) == loops.end() || find(I) == loops.end()) return no("an innermost axis fits one block");
-  const LoopDim W = *find(P), R = *find(I);
-  const int64_t bw = bp->chunk, br = bi->chunk;  // elements of P and of I per block
+  const std::optional<InnerBlock> ib = inner_block(plan, why);
+  if (!ib) return std::nullopt;
+  const int P = ib->P, I = ib->I;
+  const int64_t line = ib->line, bw = ib->bw, br = ib->br;
+  const BlockLoops& walk = ib->walk;
+  const std::vector<LoopDim>& loops = walk.loops;
+  const LoopDim W = ib->W, R = ib->R;
   // Tail chunks stay out of the tiles (ir/tiling.h's rule).
   const int64_t nw = W.tail_bit >= 0 ? W.count - 1 : W.count, nr = R.tail_bit >= 0 ? R.count - 1 : R.count;
   std::vector<LoopDim> others;
@@ -557,6 +593,111 @@ std::optional<AssemblyPlan> plan_chunked_assembly(const Plan& plan, std::string*
   return p;
 }
 
+std::optional<AssemblyPlan> plan_row_chain_assembly(const Plan& plan, std::string* why, int64_t max_tile_bytes,
+                                                    int64_t min_tile_bytes) {
+  const Canonical& c = plan.problem;
+  const int d = c.rank();
+  const int64_t e = c.elem_bytes;
+  auto no = [&](std::string reason) -> std::optional<AssemblyPlan> {
+    if (why) *why = std::move(reason);
+    return std::nullopt;
+  };
+  if (d < 3) return no("fewer than three axes");
+  const std::optional<InnerBlock> ib = inner_block(plan, why);
+  if (!ib) return std::nullopt;
+  const int P = ib->P, I = ib->I;
+  const int64_t line = ib->line, br = ib->br;
+  const BlockLoops& walk = ib->walk;
+  const std::vector<LoopDim>& loops = walk.loops;
+  const LoopDim W = ib->W, R = ib->R;
+  const int64_t row = c.shape[P] * e;
+  if (row < kLineBytes || row > kChunkWholeRowBytes)
+    return no(fmt::format("output rows of {} bytes (not {}-{})", row, kLineBytes, kChunkWholeRowBytes));
+  // The chain: the output's next axis, which continues the rows (not the input's innermost one:
+  // plan_chunked_assembly takes that).
+  int C = -1;
+  for (int a = 0; a < d; ++a)
+    if (a != P && plan.out_strides[a] == c.shape[P]) C = a;
+  if (C < 0 || C == I) return no("the output's next axis is the input's innermost one or none");
+  if (c.shape[C] < kChunkMinChain) return no(fmt::format("chains of fewer than {} tiles", kChunkMinChain));
+  const auto chain = std::find_if(loops.begin(), loops.end(), [&](const LoopDim& l) { return l.axis == C; });
+  if (chain == loops.end() || chain->tail_bit >= 0 || chain->count != c.shape[C])
+    return no("the chain's loop is chunked");
+  const LoopDim Cl = *chain;
+  const int64_t nr = R.tail_bit >= 0 ? R.count - 1 : R.count;
+  std::vector<LoopDim> others;
+  for (const LoopDim& l : loops)
+    if (l.axis != P && l.axis != I && l.axis != C) {
+      if (l.tail_bit >= 0) return no("a loop above the tile has a tail");
+      others.push_back(l);
+    }
+  // Blocks of I per tile: as many as fit the tile and 512 streams; of tmax / 2 .. tmax, the count
+  // that leaves the fewest to the remainder.
+  int64_t tmax = 0;
+  for (int64_t t = 1; t <= nr; ++t) {
+    if (row * t * br > max_tile_bytes || t * br > kAssemblyMaxStreams) break;
+    tmax = t;
+  }
+  int64_t tr = tmax;
+  for (int64_t t = tmax; t >= std::max<int64_t>(1, (tmax + 1) / 2); --t)
+    if (nr % t < nr % tr) tr = t;
+  const int64_t tile_bytes = row * tr * br;
+  const int64_t min_tile = std::max(min_tile_bytes, kSplitMinTileBytes);
+  if (tr < 1 || tile_bytes < min_tile)
+    return no(fmt::format("tiles of {} bytes (less than {})", tile_bytes, min_tile));
+  const int64_t main_r = nr / tr * tr;
+  if (static_cast<double>(main_r * br) < 0.85 * static_cast<double>(c.shape[I]))
+    return no(fmt::format("the tiles would cover {:.0f}% of the tensor (less than 85%)",
+                          100.0 * static_cast<double>(main_r * br) / static_cast<double>(c.shape[I])));
+  const auto steps = tile_steps;
+  const auto with = with_count;
+  auto nest = [&](std::vector<LoopDim> tail) {
+    std::vector<LoopDim> n = others;
+    n.insert(n.end(), tail.begin(), tail.end());
+    return n;
+  };
+  AssemblyPlan p;
+  p.walk = walk;
+  p.walk.loops = nest({steps(R, tr, main_r), Cl, W, with(R, tr, false)});
+  p.level = static_cast<int>(others.size()) + 2;
+  p.tile_iterations = W.count * tr;
+  if (R.count > main_r) {
+    p.regions.push_back(LoopRegion{0, 0, p.walk.loops});
+    p.regions.push_back(
+        LoopRegion{main_r * R.in_stride, main_r * R.out_stride, nest({Cl, W, with(R, R.count - main_r, true)})});
+  }
+  // The buffer: P keeps its stride (1); I's stride past the row, congruent to its output stride
+  // modulo a line; the loops above the tile do not move it.
+  const int64_t streams = tr * br;
+  const int64_t v = congruent_stride(c.shape[P], plan.out_strides[I], line);
+  p.tile_plan = plan;
+  for (int a = 0; a < d; ++a)
+    if (a != P && a != I) p.tile_plan.out_strides[a] = 0;
+  p.tile_plan.out_strides[I] = v;
+  LoopDim w = W;
+  if (W.tail_bit >= 0) {
+    p.tile_walk.tail_block_index = {walk.tail_block_index[W.tail_bit]};
+    w.tail_bit = 0;
+  }
+  p.tile_walk.loops = {w, with(R, tr, false)};
+  p.tile_walk.loops[1].out_stride = br * v;
+  p.buffer_elements = c.shape[P] + v * (streams - 1);
+  for (int64_t s = 0; s < streams; ++s) {
+    p.stream_out.push_back(s * plan.out_strides[I]);
+    p.stream_buf.push_back(s * v);
+  }
+  p.piece = c.shape[P];
+  p.region_elements = c.shape[P] * streams;
+  p.span_elements = (c.shape[P] - 1) * plan.in_strides[P] + streams;
+  p.reason = fmt::format(
+      "output lines assembled across tiles of whole output rows (axis {}, {} bytes) x {} blocks of axis {} ({} more "
+      "loop nest(s) for the rest): each tile reads {} input bytes (in rows of {} bytes) and writes a row to each of "
+      "{} output streams, which the loop over axis {} (the output's next axis) continues; whole lines streamed, "
+      "partial ones carried to the next tile; the next tile's input prefetched",
+      P, row, tr, I, p.regions.empty() ? 0 : p.regions.size() - 1, tile_bytes, streams * e, streams, C);
+  return p;
+}
+
 AssemblyChoice choose_assembly(const Plan& plan, const std::function<bool()>& cached_walk_stages,
                                int64_t max_tile_bytes, int64_t min_tile_bytes) {
   AssemblyChoice c;
@@ -578,7 +719,11 @@ AssemblyChoice choose_assembly(const Plan& plan, const std::function<bool()>& ca
     return c;
   }
   c.assembly = plan_chunked_assembly(plan, &chunk_why, max_tile_bytes, min_tile_bytes);
-  if (!c.assembly) c.why = c.whole_why + "; split: " + split_why + "; chunked: " + chunk_why;
+  if (c.assembly) return c;
+  std::string chain_why = "the cached walk stages its output";
+  if (!cached_walk_stages()) c.assembly = plan_row_chain_assembly(plan, &chain_why, max_tile_bytes, min_tile_bytes);
+  if (!c.assembly)
+    c.why = c.whole_why + "; split: " + split_why + "; chunked: " + chunk_why + "; row chains: " + chain_why;
   return c;
 }
 

@@ -246,6 +246,27 @@ TEST_CASE("assembly: chunked loops where no divisor serves, remainders in furthe
   const Plan short_chain = make_plan(canonicalize(1, {437, 300}, {1, 0}), 64);
   CHECK_FALSE(plan_chunked_assembly(short_chain, &why));
   CHECK_THAT(why, Catch::Contains("chains of fewer than 8 tiles"));
+  // A 3-D reversal: no tile of whole axes, no divisor, no chain along the rows (604 bytes); whole
+  // rows chained along the middle axis instead, 4 blocks of 16 input columns a tile (64 streams of
+  // 604-byte pieces), the tail chunk of 11 columns in a second nest.
+  const Plan reversal = make_plan(canonicalize(4, {151, 20, 139}, {2, 1, 0}), 16);
+  CHECK_FALSE(plan_chunked_assembly(reversal, &why));
+  const auto rc = plan_row_chain_assembly(reversal, &why);
+  REQUIRE(rc);
+  CHECK(rc->piece == 151);
+  CHECK(rc->stream_out.size() == 64);
+  CHECK(rc->regions.size() == 2);
+  CHECK(rc->walk.loops[rc->level - 1].axis == 1);  // the chain
+  check_tile(reversal, *rc);
+  const AssemblyChoice chosen = choose_assembly(reversal, [] { return false; });
+  REQUIRE(chosen.assembly);
+  CHECK(chosen.assembly->piece == 151);
+  CHECK_FALSE(choose_assembly(reversal, [] { return true; }).assembly);  // the cached walk stages
+  // Its chain too short (7 < 8), or rows longer than 2 KiB: none.
+  CHECK_FALSE(plan_row_chain_assembly(make_plan(canonicalize(4, {151, 7, 139}, {2, 1, 0}), 16), &why));
+  CHECK_THAT(why, Catch::Contains("chains of fewer than 8"));
+  CHECK_FALSE(plan_row_chain_assembly(make_plan(canonicalize(4, {601, 20, 139}, {2, 1, 0}), 16), &why));
+  CHECK_THAT(why, Catch::Contains("output rows of 2404 bytes"));
   // A block with a third axis is not chunked.
   const Plan bytes = make_plan(canonicalize(1, {3, 263, 1009}, {0, 2, 1}), 64);
   if (bytes.block_axes.size() != 2) {

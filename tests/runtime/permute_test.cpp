@@ -539,6 +539,21 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
         check_contiguous(*c, isa, {1, 3}, rng);
       }
   }
+  // Whole output rows chained along the output's next axis (ir/assembly.h,
+  // plan_row_chain_assembly): a 3-D reversal of 16.8 MB, rows of 604 bytes, 64 streams a tile,
+  // the input's tail chunk in a second nest; threads, parts, out on a line and off it.
+  {
+    const Case reversal{{151, 200, 139}, {2, 1, 0}, 4};
+    for (const char* isa : {"auto", "avx2"}) {
+      if (!gentt::cpu_supports(isa) && std::string(isa) != "auto") continue;
+      const std::string text = plan_text(reversal, isa);
+      INFO(text);
+      if (gentt::cpu_supports("avx2"))
+        CHECK(text.find("output lines assembled across tiles of whole output rows (axis 0, 604 bytes)") !=
+              std::string::npos);
+      check_contiguous(reversal, isa, {1, 2}, rng);
+    }
+  }
   // A 2-D transpose of 16 KiB rows, 17 MB (ir/line_pairs.h): AVX-512's streaming walk leaves the
   // cached walk's tiles and pairs its output lines, 32 pairs of row chunks and one more in a second
   // nest, a tail chunk of columns; out on a line (streamed) and off it, threads and parts.
