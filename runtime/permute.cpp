@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "gentt/arguments.h"
 #include "gentt/cpu.h"
@@ -540,9 +541,14 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
   impl.description = text.str();
 }
 
+// The block's lanes at most this many for the next plan_permute on this thread (0: the ISA's
+// vector); plan_permute reads and clears it first, so the plans it makes inside start at 0.
+thread_local int t_lane_cap = 0;
+
 }  // namespace
 
 PermutePlan plan_permute(const PermuteDesc& d) {
+  const int lane_cap = std::exchange(t_lane_cap, 0);
   auto impl = std::make_shared<PermutePlan::Impl>();
   std::string dtype_name;
   const std::int64_t elem_bytes = resolve_elem_bytes(d, &dtype_name);
@@ -663,7 +669,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   std::optional<engine::BlockTables> tables;
   Plan plan;
   // Strided views whose rows are not contiguous take a narrower block, down to one element.
-  for (int lanes = simd ? max_lanes : std::min(max_lanes, 16); lanes >= 1 && !tables; lanes /= 2) {
+  const int first_lanes = simd ? (lane_cap > 0 ? std::min(max_lanes, lane_cap) : max_lanes) : std::min(max_lanes, 16);
+  for (int lanes = first_lanes; lanes >= 1 && !tables; lanes /= 2) {
     plan = make_plan(canon, lanes);
     if (!sp.axes.empty())
       for (size_t a = 0; a < sp.axes.size(); ++a) {
@@ -954,13 +961,30 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     if (!s.why.empty()) stream_note = impl->stream ? s.why : " (" + s.why + ")";
   }
 
+  // Byte blocks of 64 registers (twice the register file, spilled on every block) whose large
+  // output is written with plain cached stores (no streaming, assembled or staged walk): each
+  // block's 64 stores go to 64 output rows, off their lines, behind the spills. Blocks of 32
+  // lanes (32 registers) instead. Intel server core, 1 thread, x best copy: uint8
+  // (10311,6,76,31) (3,2,0,1) 0.055 -> 0.144, (13,23,32,23,24,14) (3,4,5,0,2,1) 0.063 -> 0.134,
+  // (34,43,4,14,33,25) (5,4,2,3,1,0) 0.098 -> 0.134, (38,3,31,23,39,22) (0,4,5,3,1,2) 0.24 ->
+  // 0.34; (86,37,5,66,50) reversed 0.21 -> 0.20. Where the 64-lane plan streams or assembles, 32
+  // lanes lost (0.51-0.97x on 16 such uint8 problems).
+  if (lane_cap == 0 && simd_engine && is_avx512(isa) && elem_bytes == 1 && plan.lanes == 64 && !impl->stream &&
+      !assembled_walk && !stage && !impl->transform && out_total >= kStageMinBytes) {
+    t_lane_cap = 32;
+    return plan_permute(d);
+  }
+
   canonical_line(text, canon);
   text << "\n";
   text << "engine: " << impl->isa << ", " << plan.lanes << " lanes of " << elem_bytes << " bytes, "
        << (1 << tables->reg_bits) << " registers, " << tables->programs.front().pass_count
        << (tables->butterfly ? " butterfly step(s)" : " reorder pass(es)") << ", " << tables->programs.size()
        << " block program(s), " << impl->cached->iterations() << " blocks, " << impl->parts << " part(s)\n";
- text << "  " << impl->cached->describe() << "\n";
+  text << "  " << impl->cached->describe() << "\n";
+  if (lane_cap > 0)
+    text << "  blocks of " << plan.lanes << " lanes: the " << max_lanes << "-lane block (" << max_lanes
+         << " registers, spilled) would write this large output with plain cached stores\n";
   if (impl->transform) text << "transform: " << impl->transform->describe() << impl->transform_note << "\n";
   for (const auto& r : plan.reasons) text << "  " << r << "\n";
   text << (assembled_walk ? "loops: no cache tiles (the assembled walk: tiles of the input's innermost axes)"

@@ -554,6 +554,18 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
       check_contiguous(reversal, isa, {1, 2}, rng);
     }
   }
+  // Bytes whose 64-register block would write a large output with plain cached stores take blocks
+  // of 32 lanes (18 MB, rows of 7800 bytes off their lines, a tail in the 32-lane blocks).
+  {
+    const Case bytes{{1300, 6, 76, 31}, {3, 2, 0, 1}, 1};
+    if (gentt::cpu_supports("avx512")) {
+      const std::string text = plan_text(bytes, "auto");
+      INFO(text);
+      CHECK(text.find("blocks of 32 lanes: the 64-lane block") != std::string::npos);
+    }
+    check_contiguous(bytes, "auto", {1, 2}, rng);
+    if (gentt::cpu_supports("avx512skx")) check_contiguous(bytes, "avx512skx", 1, rng);
+  }
   // A 2-D transpose of 16 KiB rows, 17 MB (ir/line_pairs.h): AVX-512's streaming walk leaves the
   // cached walk's tiles and pairs its output lines, 32 pairs of row chunks and one more in a second
   // nest, a tail chunk of columns; out on a line (streamed) and off it, threads and parts.
