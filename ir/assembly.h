@@ -107,7 +107,8 @@ std::optional<SplitAssembly> plan_split_assembly(const Plan& plan, std::string* 
 // walked without tiles, as cache tiles' remainders are (ir/tiling.h). nullopt with `why` set where
 // the block or the loops do not allow it. Output rows of at most 2 KiB (the input's innermost
 // axis next in the output) are taken whole instead, tail included: one stream, a contiguous piece
-// of tr blocks' rows per tile, the chain the chunk loop over the input's innermost axis.
+// of tr blocks' rows per tile (the most that fit while each chain keeps 8 tiles), the chain the
+// chunk loop over the input's innermost axis.
 std::optional<AssemblyPlan> plan_chunked_assembly(const Plan& plan, std::string* why,
                                                   int64_t max_tile_bytes = kAssemblyMaxTileBytes,
                                                   int64_t min_tile_bytes = kAssemblyMinTileBytes);

@@ -241,6 +241,13 @@ TEST_CASE("assembly: chunked loops where no divisor serves, remainders in furthe
   CHECK(b->stream_out.size() == 1);
   CHECK(b->piece == 167 * 48);
   check_tile(batched, *b);
+  // Rows of 1256 bytes and 26 full chunks of the input's innermost axis: tiles of 3 chunks (not
+  // the 6 that fit), so that each chain has 8 tiles.
+  const Plan eight = make_plan(canonicalize(8, {258, 157, 214}, {0, 2, 1}), 8);
+  const auto ei = plan_chunked_assembly(eight, &why);
+  REQUIRE(ei);
+  CHECK(ei->piece == 157 * 24);
+  check_tile(eight, *ei);
   // Rows taken whole would make chains too short (uint8 437 x 300: 4 full chunks of 64), and
   // rows of 437 bytes are too short for chains of 256-byte pieces: not chunked.
   const Plan short_chain = make_plan(canonicalize(1, {437, 300}, {1, 0}), 64);
