@@ -635,24 +635,22 @@ std::optional<AssemblyPlan> plan_row_chain_assembly(const Plan& plan, std::strin
       if (l.tail_bit >= 0) return no("a loop above the tile has a tail");
       others.push_back(l);
     }
-  // Blocks of I per tile: as many as fit the tile and 512 streams; of tmax / 2 .. tmax, the count
-  // that leaves the fewest to the remainder.
-  int64_t tmax = 0;
+  // Blocks of I per tile: the most that fit the tile and 512 streams while the tiles cover at
+  // least 85% of I (the rest goes to the remainder nest) and stay at least min_tile.
+  const int64_t min_tile = std::max(min_tile_bytes, kSplitMinTileBytes);
+  const auto covers = [&](int64_t t) {
+    return static_cast<double>(nr / t * t * br) >= 0.85 * static_cast<double>(c.shape[I]);
+  };
+  int64_t tr = 0;
   for (int64_t t = 1; t <= nr; ++t) {
     if (row * t * br > max_tile_bytes || t * br > kAssemblyMaxStreams) break;
-    tmax = t;
+    if (row * t * br >= min_tile && covers(t)) tr = t;
   }
-  int64_t tr = tmax;
-  for (int64_t t = tmax; t >= std::max<int64_t>(1, (tmax + 1) / 2); --t)
-    if (nr % t < nr % tr) tr = t;
+  if (tr < 1)
+    return no(fmt::format("no tile of {}-{} bytes covers 85% of axis {} ({})", min_tile, max_tile_bytes, I,
+                          c.shape[I]));
   const int64_t tile_bytes = row * tr * br;
-  const int64_t min_tile = std::max(min_tile_bytes, kSplitMinTileBytes);
-  if (tr < 1 || tile_bytes < min_tile)
-    return no(fmt::format("tiles of {} bytes (less than {})", tile_bytes, min_tile));
   const int64_t main_r = nr / tr * tr;
-  if (static_cast<double>(main_r * br) < 0.85 * static_cast<double>(c.shape[I]))
-    return no(fmt::format("the tiles would cover {:.0f}% of the tensor (less than 85%)",
-                          100.0 * static_cast<double>(main_r * br) / static_cast<double>(c.shape[I])));
   const auto steps = tile_steps;
   const auto with = with_count;
   auto nest = [&](std::vector<LoopDim> tail) {

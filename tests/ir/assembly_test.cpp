@@ -269,6 +269,14 @@ TEST_CASE("assembly: chunked loops where no divisor serves, remainders in furthe
   REQUIRE(chosen.assembly);
   CHECK(chosen.assembly->piece == 151);
   CHECK_FALSE(choose_assembly(reversal, [] { return true; }).assembly);  // the cached walk stages
+  // The most columns a tile may take while the tiles cover 85% of them: uint8 (425,571,328)
+  // reversed, 5 full blocks of 64 of 328 columns, tiles up to 128 KiB: 1 block (97.6%), not 4
+  // (78%) or 2 (78%).
+  const Plan bytes3 = make_plan(canonicalize(1, {425, 571, 328}, {2, 1, 0}), 64);
+  const auto b3 = plan_row_chain_assembly(bytes3, &why, 2 * kAssemblyMaxTileBytes);
+  REQUIRE(b3);
+  CHECK(b3->stream_out.size() == 64);
+  check_tile(bytes3, *b3);
   // Its chain too short (7 < 8), or rows longer than 2 KiB: none.
   CHECK_FALSE(plan_row_chain_assembly(make_plan(canonicalize(4, {151, 7, 139}, {2, 1, 0}), 16), &why));
   CHECK_THAT(why, Catch::Contains("chains of fewer than 8"));
