@@ -66,3 +66,17 @@ TEST_CASE("run_pipeline plans for the width a tuned target chose", "[vector_widt
   CHECK(g.target.vector_bits == 512);
   CHECK(g.kernel.lanes == 64);
 }
+
+TEST_CASE("run_pipeline takes ymm byte blocks where the zmm block would write a large output cached", "[vector_width]") {
+  // uint8 (1300,6,76,31) (3,2,0,1), 18 MB: the zmm block (64 registers) finds no streaming,
+  // assembled or staged walk; the ymm block (32 registers) is planned instead, untuned.
+  const Lowered l = run_pipeline(problem(1, {1300, 6, 76, 31}, {3, 2, 0, 1}, Tune::generic));
+  CHECK(l.plan.lanes == 32);
+  CHECK(l.target.vector_bits == 256);
+  REQUIRE_FALSE(l.plan.reasons.empty());
+  CHECK_THAT(l.plan.reasons.front(), Catch::StartsWith("ymm blocks (32 lanes)"));
+  // Small outputs, and large ones with another walk, keep the zmm block.
+  CHECK(run_pipeline(problem(1, {130, 6, 76, 31}, {3, 2, 0, 1}, Tune::generic)).plan.lanes == 64);
+  CHECK(run_pipeline(problem(1, {4096, 4096}, {1, 0}, Tune::generic)).plan.lanes == 64);
+  CHECK(run_pipeline(problem(1, {1300, 6, 76, 31}, {3, 2, 0, 1}, Tune::generic, Isa::avx512skx)).plan.lanes == 32);
+}
