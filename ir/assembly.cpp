@@ -297,11 +297,12 @@ constexpr int64_t kChunkMinChain = 8;
 // tiles that leave chains of kChunkMinChain tiles (the largest tile that fits, before: float32
 // (544,278,160) (0,2,1) 0.30 -> 0.70 of the best copy, float64 (258,157,214) (0,2,1) 0.35 -> 0.64,
 // (9,5,57,31,87) (2,1,3,4,0) 0.46 -> 0.87; 6 of 13 problems of 600 random large ones gained
-// 1.27-2.33x, none lost). 2 KiB (was 1):
-// float64 (144,167,894) (0,2,1), rows of 1336 bytes, 0.30 -> 0.53 of the best copy (run-time
-// library, Intel server core, 1 thread); rows of 2-4 KiB went either way (float32 (87,621,338)
-// (0,2,1) 0.38 -> 0.47, (13,66,74,7,36) (1,0,4,2,3) 0.55 -> 0.35).
-constexpr int64_t kChunkWholeRowBytes = 2048;
+// 1.27-2.33x, none lost). 4 KiB (was 1): float64 (144,167,894) (0,2,1), rows of 1336 bytes, 0.30
+// -> 0.53; float32 (85,628,423) (0,2,1), rows of 2512 bytes, 0.38 -> 0.435, (87,621,338) 0.40 ->
+// 0.47 (run-time library, Intel server core, 1 thread).
+constexpr int64_t kChunkWholeRowBytes = 4096;
+// Row chains (plan_row_chain_assembly) take output rows of 64 bytes to this many.
+constexpr int64_t kRowChainMaxRowBytes = 2048;
 
 // The divisors of n in [lo, hi], each with its cost: how far its bytes are from `target` (in
 // factors of two) plus the padding a chunk of `lanes` leaves in its last block.
@@ -615,8 +616,8 @@ std::optional<AssemblyPlan> plan_row_chain_assembly(const Plan& plan, std::strin
   const std::vector<LoopDim>& loops = walk.loops;
   const LoopDim W = ib->W, R = ib->R;
   const int64_t row = c.shape[P] * e;
-  if (row < kLineBytes || row > kChunkWholeRowBytes)
-    return no(fmt::format("output rows of {} bytes (not {}-{})", row, kLineBytes, kChunkWholeRowBytes));
+  if (row < kLineBytes || row > kRowChainMaxRowBytes)
+    return no(fmt::format("output rows of {} bytes (not {}-{})", row, kLineBytes, kRowChainMaxRowBytes));
   // The chain: the output's next axis, which continues the rows (not the input's innermost one:
   // plan_chunked_assembly takes that).
   int C = -1;

@@ -105,7 +105,7 @@ std::optional<SplitAssembly> plan_split_assembly(const Plan& plan, std::string* 
 // exactly those two; a tile is tw x tr blocks (pieces of tw blocks to each of tr blocks' rows of
 // streams), the chain W's chunk loop. The chunks' remainders (with the tails) are further nests
 // walked without tiles, as cache tiles' remainders are (ir/tiling.h). nullopt with `why` set where
-// the block or the loops do not allow it. Output rows of at most 2 KiB (the input's innermost
+// the block or the loops do not allow it. Output rows of at most 4 KiB (the input's innermost
 // axis next in the output) are taken whole instead, tail included: one stream, a contiguous piece
 // of tr blocks' rows per tile (the most that fit while each chain keeps 8 tiles), the chain the
 // chunk loop over the input's innermost axis.
