@@ -12,8 +12,7 @@ power-of-two extents only (the largest doubled or halved into the range), the ot
 drawn from 3-4000 (rank 2), 3-600 (rank 3) or 3-120, the largest scaled to a drawn size.
 random.Random(seed); the output is deterministic. Standard library only.
 """
-import argparse
-import random
+import case_set
 
 DTYPES = (("float32", 4), ("float64", 8), ("uint16", 2), ("uint8", 1), ("complex64", 8))
 LO, HI = 16 << 20, 31 << 20
@@ -54,19 +53,7 @@ def draw(rng):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--count", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=5)
-    ap.add_argument("-o", "--output", default="bench/sets/llc.txt")
-    args = ap.parse_args()
-    rng = random.Random(args.seed)
-    with open(args.output, "w") as f:
-        f.write("# Random tensors of 16-31 MiB, input and output together the size of a 32 MiB last-level cache.\n"
-                "# Made by: /usr/bin/python3 bench/make_llc_set.py --count %d --seed %d. Do not edit by hand.\n"
-                "# Format: dtype ; shape... ; axes...   (C order, NumPy axes)\n" % (args.count, args.seed))
-        for _ in range(args.count):
-            dtype, shape, perm = draw(rng)
-            f.write("%s ; %s ; %s\n" % (dtype, " ".join(map(str, shape)), " ".join(map(str, perm))))
+    case_set.write_set(__doc__, "make_llc_set.py", "Random tensors of 16-31 MiB, input and output together the size of a 32 MiB last-level cache.", draw, count=40, seed=5, output="bench/sets/llc.txt")
 
 
 if __name__ == "__main__":

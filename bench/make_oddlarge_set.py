@@ -11,8 +11,7 @@ complex64, a random permutation that moves the innermost axis (a kept innermost 
 different class), and a tensor of 32-192 MiB (extents drawn, then the largest one scaled to the
 drawn size). random.Random(seed); the output is deterministic. Standard library only.
 """
-import argparse
-import random
+import case_set
 
 DTYPES = (("float32", 4), ("float64", 8), ("uint16", 2), ("uint8", 1), ("complex64", 8))
 
@@ -45,19 +44,7 @@ def draw(rng):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--count", type=int, default=24)
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("-o", "--output", default="bench/sets/oddlarge.txt")
-    args = ap.parse_args()
-    rng = random.Random(args.seed)
-    with open(args.output, "w") as f:
-        f.write("# Random large tensors with no power-of-two extent (32-192 MiB, rank 2-5, the innermost axis moved).\n"
-                "# Made by: /usr/bin/python3 bench/make_oddlarge_set.py --count %d --seed %d. Do not edit by hand.\n"
-                "# Format: dtype ; shape... ; axes...   (C order, NumPy axes)\n" % (args.count, args.seed))
-        for _ in range(args.count):
-            dtype, shape, perm = draw(rng)
-            f.write("%s ; %s ; %s\n" % (dtype, " ".join(map(str, shape)), " ".join(map(str, perm))))
+    case_set.write_set(__doc__, "make_oddlarge_set.py", "Random large tensors with no power-of-two extent (32-192 MiB, rank 2-5, the innermost axis moved).", draw, count=24, seed=2026, output="bench/sets/oddlarge.txt")
 
 
 if __name__ == "__main__":

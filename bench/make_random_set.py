@@ -12,9 +12,8 @@ mostly, and an extent may become 1), and a random permutation (the identity reve
 every permutation, so about one case in six keeps its innermost axis. random.Random(seed); the
 output is deterministic. Standard library only.
 """
-import argparse
 import math
-import random
+import case_set
 
 SIZES = {"uint8": 1, "uint16": 2, "float32": 4, "float64": 8}
 DTYPES = ("uint8", "uint16", "float32", "float32", "float64", "float64")
@@ -35,19 +34,7 @@ def draw(rng):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--count", type=int, default=60)
-    ap.add_argument("--seed", type=int, default=20261129)
-    ap.add_argument("-o", "--output", default="bench/sets/random.txt")
-    args = ap.parse_args()
-    rng = random.Random(args.seed)
-    with open(args.output, "w") as f:
-        f.write("# Random large tensors of every class (24-96 MiB, rank 2-6, uint8/uint16/float32/float64, any permutation).\n"
-                "# Made by: /usr/bin/python3 bench/make_random_set.py --count %d --seed %d. Do not edit by hand.\n"
-                "# Format: dtype ; shape... ; axes...   (C order, NumPy axes)\n" % (args.count, args.seed))
-        for _ in range(args.count):
-            dtype, shape, perm = draw(rng)
-            f.write("%s ; %s ; %s\n" % (dtype, " ".join(map(str, shape)), " ".join(map(str, perm))))
+    case_set.write_set(__doc__, "make_random_set.py", "Random large tensors of every class (24-96 MiB, rank 2-6, uint8/uint16/float32/float64, any permutation).", draw, count=60, seed=20261129, output="bench/sets/random.txt")
 
 
 if __name__ == "__main__":

@@ -464,7 +464,6 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
     }
     cached_order = std::move(balanced);
   }
-  impl.cached = prepare(Nest{cached_order, 1, 0}, false);
   impl.isa = engine_isa_name(isa);
   const std::int64_t row_bytes = row.extent * out_bytes;
   const bool large = !impl.transform && out_total >= kStreamMinBytes;  // streaming pays from here
@@ -472,35 +471,37 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
   // end inside lines (most of their lines shared with neighbouring rows), a large contiguous
   // output is assembled in tiles of whole rows (the innermost output axes) in a buffer and
   // streamed out in whole lines. Longer rows stream their own whole lines (below;
-  // ir/staging.h's kStageMaxKeptRowBytes).
-  std::string stage_note;
+  // ir/staging.h's kStageMaxKeptRowBytes). Decided before the cached walk is prepared: a cut
+  // loop changes its nest.
+  std::optional<StagePlan> stage;
+  std::string cut_note;
   if (spec.isa != engine::RowIsa::portable && large && out_contiguous && out_total >= kStageMinBytes &&
       row_bytes % kLineBytes != 0) {
-    std::string why, cut_note;
-    std::optional<StagePlan> stage =
-        plan_staging(rows_plan, cached_order, &why, kStageMinTileBytes, kStageMaxTileBytes, kStageMaxKeptRowBytes);
+    stage = plan_staging(rows_plan, cached_order, nullptr, kStageMinTileBytes, kStageMaxTileBytes,
+                         kStageMaxKeptRowBytes);
     // Where one loop (the output's next axis) takes the tile past the window, that loop in chunks.
     if (!stage) {
       if (std::optional<StageCut> cut = split_for_staging(rows_plan, cached_order)) {
         cached_order = std::move(cut->loops);
         cut_note = " (" + cut->note + ")";
-        impl.cached = prepare(Nest{cached_order, 1, 0}, false);
-        stage = plan_staging(rows_plan, cached_order, &why, kStageMinTileBytes, kStageMaxTileBytes,
+        stage = plan_staging(rows_plan, cached_order, nullptr, kStageMinTileBytes, kStageMaxTileBytes,
                              kStageMaxKeptRowBytes);
       }
     }
-    if (stage) {
-      engine::StageGeometry g;
-      for (int l = 0; l < stage->level; ++l) {
-        g.outer_counts.push_back(cached_order[l].count);
-        g.outer_out_steps.push_back(cached_order[l].out_stride * out_bytes);
-      }
-      g.tile_iterations = stage->tile_iterations;
-      g.tile_bytes = stage->tile_elements * out_bytes;
-      g.isa = spec.isa == engine::RowIsa::avx512 ? engine::StageIsa::avx512 : engine::StageIsa::avx2;
-      impl.cached = engine::make_staged(std::move(impl.cached), std::move(g));
-      stage_note = "staged: " + stage->reason + cut_note;
+  }
+  impl.cached = prepare(Nest{cached_order, 1, 0}, false);
+  std::string stage_note;
+  if (stage) {
+    engine::StageGeometry g;
+    for (int l = 0; l < stage->level; ++l) {
+      g.outer_counts.push_back(cached_order[l].count);
+      g.outer_out_steps.push_back(cached_order[l].out_stride * out_bytes);
     }
+    g.tile_iterations = stage->tile_iterations;
+    g.tile_bytes = stage->tile_elements * out_bytes;
+    g.isa = spec.isa == engine::RowIsa::avx512 ? engine::StageIsa::avx512 : engine::StageIsa::avx2;
+    impl.cached = engine::make_staged(std::move(impl.cached), std::move(g));
+    stage_note = "staged: " + stage->reason + cut_note;
   }
   // Each row streams its own whole lines; the lines it shares with its neighbours are written
   // through the cache, next to the streamed ones. Short rows are mostly such lines: rows of 120
@@ -825,8 +826,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
       BlockLoops loops = tables->loops;
       loops.loops = std::move(cut->loops);
       *tables = engine::with_loops(*tables, loops);
-      std::string why;
-      stage = plan_staging(plan, tables->loops.loops, &why);
+      stage = plan_staging(plan, tables->loops.loops, nullptr);
       cut_note = " (" + cut->note + ")";
     }
   }
