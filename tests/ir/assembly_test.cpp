@@ -92,13 +92,34 @@ TEST_CASE("assembly: 17^6 float64 (2,5,4,0,1,3), 289 streams of 136-byte pieces"
   check_tile(plan, *a);
 }
 
+TEST_CASE("assembly: a short kept row (3 uint16) is part of the block, tiles assembled", "[assembly]") {
+  // seed 002's (3,32,8,16,24,16,20,3) axes (6,0,1,4,5,2,3,7): canonical (96,128,384,20,3) axes
+  // (3,0,2,1,4), the kept 3-element axis padded to 4 lanes in the block. The strided tile: input
+  // axes 4 and 3 (rows of 120 bytes) x axis 1 (128 rows), pieces of axes 4 and 1 (768 bytes) to
+  // each of the 20 values of axis 3, the chain axis 2.
+  const Plan plan = make_plan(canonicalize(2, {3, 32, 8, 16, 24, 16, 20, 3}, {6, 0, 1, 4, 5, 2, 3, 7}), 32);
+  REQUIRE(plan.problem.rank() == 5);
+  std::string why;
+  const auto a = plan_assembly(plan, &why);
+  REQUIRE(a);
+  CHECK(a->piece == 384);
+  CHECK(a->stream_out.size() == 20);
+  CHECK(a->walk.loops[a->level - 1].axis == 2);
+  CHECK_THAT(a->reason, Catch::Contains("in rows of 120 bytes"));
+  check_tile(plan, *a);
+  // A kept row of a whole line is still left to the rows' own walk.
+  const Plan line = make_plan(canonicalize(2, {96, 128, 20, 32}, {2, 0, 1, 3}), 32);
+  CHECK_FALSE(plan_assembly(line, &why));
+  CHECK_THAT(why, Catch::Contains("kept innermost axis"));
+}
+
 TEST_CASE("assembly: where it does not apply, and the pipeline's choice", "[assembly]") {
   std::string why;
   // A 2-D transpose: the output's innermost axis is the input's outermost.
   const Plan flat = make_plan(canonicalize(4, {97, 1001}, {1, 0}), 16);
   CHECK_FALSE(plan_assembly(flat, &why));
   CHECK_THAT(why, Catch::Contains("span the whole input"));
-  // Kept rows keep their own walk (ir/staging.h, ir/row_order.h).
+  // Kept rows of a line or more keep their own walk (ir/staging.h, ir/row_order.h).
   const Plan kept = make_plan(canonicalize(8, {15, 15, 15, 15, 15, 15}, {2, 0, 3, 4, 1, 5}), 8);
   CHECK_FALSE(plan_assembly(kept, &why));
   CHECK_THAT(why, Catch::Contains("kept innermost axis"));

@@ -554,6 +554,17 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
       check_contiguous(reversal, isa, {1, 2}, rng);
     }
   }
+  // A short kept row (3 uint16, padded to 4 lanes in the block) in an assembled walk: 17 MB, each
+  // tile 100 input rows of 120 bytes, pieces of 600 bytes (off the lines) to 20 streams; threads,
+  // parts, out on a line and off it.
+  {
+    const Case kept3{{12, 100, 120, 20, 3}, {3, 0, 2, 1, 4}, 2};
+    const std::string text = plan_text(kept3, "auto");
+    INFO(text);
+    if (gentt::cpu_supports("avx512"))
+      CHECK(text.find("writes a piece of 600 bytes to each of 20 output streams") != std::string::npos);
+    check_contiguous(kept3, "auto", {1, 2}, rng);
+  }
   // Bytes whose 64-register block would write a large output with plain cached stores take blocks
   // of 32 lanes (18 MB, rows of 7800 bytes off their lines, a tail in the 32-lane blocks).
   {
