@@ -31,4 +31,10 @@ PrefetchChoice choose_prefetch(const Kernel& kernel) {
                                  d - 1, ahead, run)};
 }
 
+int64_t tile_prefetch_ahead(int64_t step, int64_t elem_bytes) {
+  const int64_t bytes = magnitude(step) * elem_bytes;
+  if (bytes == 0 || bytes >= kTileAheadMinBytes) return step;
+  return step * ((kTileAheadMinBytes + bytes - 1) / bytes);
+}
+
 }  // namespace gentt

@@ -61,3 +61,14 @@ TEST_CASE("prefetch: none for tiled walks and long inner runs", "[prefetch]") {
   const Lowered rows = run_pipeline(problem(Isa::avx2, 4, {64, 64, 1024}, {1, 0, 2}));
   CHECK(rows.kernel.prefetch_ahead == 0);
 }
+
+TEST_CASE("prefetch: tiled walks prefetch whole steps of at least kTileAheadMinBytes", "[prefetch]") {
+  // Rows of 120 bytes (15^6 float64): three steps (360 bytes); 136 (17^6): two; 2312: one; backwards too.
+  CHECK(tile_prefetch_ahead(15, 8) == 45);
+  CHECK(tile_prefetch_ahead(17, 8) == 34);
+  CHECK(tile_prefetch_ahead(289, 8) == 289);
+  CHECK(tile_prefetch_ahead(-60, 2) == -180);
+  CHECK(tile_prefetch_ahead(kTileAheadMinBytes, 1) == kTileAheadMinBytes);
+  CHECK(tile_prefetch_ahead(1, 1) == kTileAheadMinBytes);
+  CHECK(tile_prefetch_ahead(0, 4) == 0);
+}
