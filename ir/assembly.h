@@ -91,6 +91,8 @@ std::optional<AssemblyPlan> plan_assembly(const Plan& plan, std::string* why,
 // that a tile takes k of its elements: a piece of k output elements per stream, the chain the
 // split axis' outer part. The split problem describes the same memory (no padding, no tails at
 // the split); the plan returned is made for it. nullopt with `why` set where no divisor fits.
+// A kept innermost axis shorter than a line stays innermost in both and rides along with each
+// element: the axes split are the next ones in (pieces of up to 2 KiB there).
 struct SplitAssembly {
   Plan plan;               // make_plan of the split problem (the kernel is lowered from it)
   AssemblyPlan assembly;   // its assembled walk
@@ -132,13 +134,13 @@ std::optional<AssemblyPlan> plan_row_chain_assembly(const Plan& plan, std::strin
 // The forms in the order the generated kernels (ir/pipeline.cpp) and the run-time engine both
 // try them: tiles of whole axes (plan_assembly); where that is a strided tile and
 // `cached_walk_stages()` says the cached walk stages its output (ir/staging.h), none (staging
-// keeps it); else a split problem (plan_split_assembly), then chunked loops (plan_chunked_assembly),
-// then, where the cached walk does not stage either, whole rows chained along the output's next
+// keeps it); else a split problem (plan_split_assembly; with a short kept axis only where the
+// cached walk does not stage), then chunked loops (plan_chunked_assembly), then, where the cached walk does not stage either, whole rows chained along the output's next
 // axis (plan_row_chain_assembly).
 struct AssemblyChoice {
   std::optional<AssemblyPlan> assembly;  // the walk taken, if any (a split's: split->assembly)
   std::optional<SplitAssembly> split;    // set where the walk is the split problem's
-  bool staged = false;                   // a strided tile gave way to staging
+  bool staged = false;                   // a strided tile (or a kept axis' split) gave way to staging
   std::string whole_why;                 // why no tile of whole axes (where none)
   std::string why;                       // where no walk: each form's reason
 };

@@ -124,6 +124,10 @@ int main(int argc, char** argv) {
     // strided tiles of 40 input rows of 120 bytes, pieces of 240 bytes to 20 streams.
     const bool kept_short = x86 && c == 11 && cases > 11 && !random_only;
     if (kept_short) p = {{3, 40, 30, 20, 3}, {3, 0, 2, 1, 4}, 2};
+    // x86: a 2-D transpose of 3 x uint16 elements (a short kept axis) assembled from the split
+    // problem: both axes split (350 as 2 x 175, 200 as 5 x 40), pieces of 240 bytes.
+    const bool kept_split = x86 && c == 12 && cases > 12 && !random_only;
+    if (kept_split) p = {{200, 350, 3}, {1, 0, 2}, 2};
     const bool streaming = x86 && c >= cases - cases / 4;
     if (streaming) make_streamable(p, rng, isa == "avx2" ? 32 : 64);
     // The eighth before them ask for streaming stores on any shape: where no streaming variant
@@ -132,7 +136,7 @@ int main(int argc, char** argv) {
     const bool staged = x86 && !streaming && c >= cases - cases / 4 - cases / 8 && c > 2;
     // avx512skx moves single bytes without VBMI (word permutes and in-lane byte shuffles): half of
     // its other cases get byte-unit elements.
-    if (isa == "avx512skx" && !streaming && !assembled && !split && !paired && !chained && !kept_short && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
+    if (isa == "avx512skx" && !streaming && !assembled && !split && !paired && !chained && !kept_short && !kept_split && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
     nlohmann::ordered_json k;
     const std::string name = prefix + std::to_string(c);
     k["name"] = name;
@@ -141,7 +145,7 @@ int main(int argc, char** argv) {
     k["perm"] = p.perm;
     k["isa"] = isa;
     if (vector_bits) k["vector_bits"] = vector_bits;
-    if (streaming || staged || kept_rows || assembled || split || paired || chained || kept_short) k["stores"] = "streaming";
+    if (streaming || staged || kept_rows || assembled || split || paired || chained || kept_short || kept_split) k["stores"] = "streaming";
     specs[c % shards]["kernels"].push_back(k);
     arm_cases.push_back({name, p.elem_bytes, p.shape, p.perm});
   }

@@ -193,6 +193,20 @@ TEST_CASE("assembly: strided tiles and split problems", "[assembly]") {
   // A prime extent has no divisor to split by.
   CHECK_FALSE(plan_split_assembly(make_plan(canonicalize(4, {97, 248631}, {1, 0}), 16), &why));
   CHECK_THAT(why, Catch::Contains("no split fits"));
+  // A short kept axis rides along: seed 002's (12288, 24, 16, 20, 3) axes (3,2,1,0,4) splits axis
+  // 0 as 64 x 192 (pieces of 192 x 3 uint16, 1152 bytes), the kept axis staying innermost in both.
+  const Plan kept = make_plan(canonicalize(2, {3, 32, 8, 16, 24, 16, 20, 3}, {6, 5, 4, 0, 1, 2, 3, 7}), 32);
+  REQUIRE(kept.problem.shape == std::vector<int64_t>{12288, 24, 16, 20, 3});
+  const auto k = plan_split_assembly(kept, &why);
+  REQUIRE(k);
+  CHECK(k->plan.problem.shape == std::vector<int64_t>{64, 192, 24, 16, 20, 3});
+  CHECK(k->plan.problem.perm.back() == 5);
+  CHECK(k->assembly.piece == 192 * 3);
+  CHECK(k->assembly.stream_out.size() == 20);
+  check_tile(k->plan, k->assembly);
+  // Kept rows of a line or more are not split.
+  CHECK_FALSE(plan_split_assembly(make_plan(canonicalize(2, {4096, 300, 32}, {1, 0, 2}), 32), &why));
+  CHECK_THAT(why, Catch::Contains("kept innermost axis"));
 }
 
 TEST_CASE("assembly: random split plans' tiles place every element in its stream's piece", "[assembly][property]") {
