@@ -564,6 +564,18 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
     if (gentt::cpu_supports("avx512"))
       CHECK(text.find("writes a piece of 600 bytes to each of 20 output streams") != std::string::npos);
     check_contiguous(kept3, "auto", {1, 2}, rng);
+    // And split (plan_split_assembly): a 17.6 MB 2-D transpose of 3 x uint16 elements, 2100 as
+    // 12 x 175 and 1400 as 35 x 40, pieces of 240 bytes to 175 streams; AVX-512 and AVX2.
+    const Case kept_split{{1400, 2100, 3}, {1, 0, 2}, 2};
+    for (const char* isa : {"auto", "avx2"}) {
+      if (!gentt::cpu_supports(isa) && std::string(isa) != "auto") continue;
+      const std::string split_text = plan_text(kept_split, isa);
+      INFO(split_text);
+      if (gentt::cpu_supports("avx2"))
+        CHECK(split_text.find("canonical axis 1 (2100) as 12 x 175, axis 0 (1400) as 35 x 40 split") !=
+              std::string::npos);
+      check_contiguous(kept_split, isa, {1, 2}, rng);
+    }
   }
   // Bytes whose 64-register block would write a large output with plain cached stores take blocks
   // of 32 lanes (18 MB, rows of 7800 bytes off their lines, a tail in the 32-lane blocks).
