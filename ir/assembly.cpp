@@ -354,9 +354,8 @@ std::optional<SplitAssembly> plan_split_assembly(const Plan& plan, std::string* 
     return no("a kept innermost axis");
   const int out_inner = kept ? c.perm[d - 2] : c.perm.back(), in_inner = kept ? d - 2 : d - 1;
   const int64_t e = kept ? c.shape[d - 1] * c.elem_bytes : c.elem_bytes;
-  const int64_t lanes =
-      kept ? std::max<int64_t>(1, plan.lanes / static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(c.shape[d - 1]))))
-           : plan.lanes;
+  const auto kept_lanes = static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(c.shape[d - 1])));
+  const int64_t lanes = kept ? std::max<int64_t>(1, plan.lanes / kept_lanes) : plan.lanes;
   if (out_inner == in_inner) return no("a kept innermost axis");
   // Pieces of 2-16 lines (128-1024 bytes) of the output's innermost axis, rows of at least a line
   // of the input's innermost one; axes already that short stay whole.

@@ -135,8 +135,9 @@ std::optional<AssemblyPlan> plan_row_chain_assembly(const Plan& plan, std::strin
 // try them: tiles of whole axes (plan_assembly); where that is a strided tile and
 // `cached_walk_stages()` says the cached walk stages its output (ir/staging.h), none (staging
 // keeps it); else a split problem (plan_split_assembly; with a short kept axis only where the
-// cached walk does not stage), then chunked loops (plan_chunked_assembly), then, where the cached walk does not stage either, whole rows chained along the output's next
-// axis (plan_row_chain_assembly).
+// cached walk does not stage), then chunked loops (plan_chunked_assembly), then, where the cached
+// walk does not stage either, whole rows chained along the output's next axis
+// (plan_row_chain_assembly).
 struct AssemblyChoice {
   std::optional<AssemblyPlan> assembly;  // the walk taken, if any (a split's: split->assembly)
   std::optional<SplitAssembly> split;    // set where the walk is the split problem's

@@ -33,8 +33,8 @@ int64_t prefetch_ahead_bytes(int64_t inner_count, int64_t inner_step, int64_t ne
 // TTLG 15^6 float64 staged (4,1,3,5,2,0) 0.32 -> 0.42, (4,2,3,5,1,0) 0.32 -> 0.41, 17^6
 // (3,4,0,5,2,1) 0.33 -> 0.35-0.41, seed 002 uint16 (6,0,1,4,5,2,3,7) assembled 0.25-0.29 -> 0.36;
 // the TTC, TTLG and random sets otherwise unchanged. A /tmp scan of 128-289 rows read 120-136
-// bytes at a time: one step ahead 0.75-1.3x of none, two or three 1.1-1.4x. The generated kernels' tiles
-// (prefetch one step ahead, per full block) measured the same either way.
+// bytes at a time: one step ahead 0.75-1.3x of none, two or three 1.1-1.4x. The generated
+// kernels' tiles (prefetch one step ahead, per full block) measured the same either way.
 inline constexpr int64_t kTileAheadMinBytes = 256;
 int64_t tile_prefetch_ahead(int64_t step, int64_t elem_bytes);
 

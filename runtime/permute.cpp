@@ -783,7 +783,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
           split && !split_tables ? std::nullopt : engine::make_block_tables(a->tile_plan, a->tile_walk);
       engine::PrepareOptions tile_options;  // whole-vector loads inside the tile's input region
       tile_options.in_hi = a->span_elements * elem_bytes;
-      tile_options.prefetch_ahead = tile_prefetch_ahead(a->walk.loops[a->level - 1].in_stride, elem_bytes) * elem_bytes;
+      tile_options.prefetch_ahead =
+          tile_prefetch_ahead(a->walk.loops[a->level - 1].in_stride, elem_bytes) * elem_bytes;
       tile_options.cached_tile = true;
       const TileChoice untiled;
       TileChoice chunked;  // plan_chunked_assembly's nests: whole tiles first, then the remainders
@@ -842,7 +843,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   if (!impl->cached) {
     engine::PrepareOptions options = cached_options;
     if (staged_prefetch)
-      options.prefetch_ahead = tile_prefetch_ahead(tables->loops.loops[stage->level - 1].in_stride, elem_bytes) * elem_bytes;
+      options.prefetch_ahead =
+          tile_prefetch_ahead(tables->loops.loops[stage->level - 1].in_stride, elem_bytes) * elem_bytes;
     if (simd_engine) impl->cached = prepare(*tables, tiling, options, simd_engine);
     impl->isa = engine_isa_name(impl->cached ? isa : EngineIsa::scalar);
     if (!impl->cached) impl->cached = prepare(*tables, tiling, cached_options, "scalar");
