@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ir/staging.h"
 #include "ir/stream.h"
 #include "ir/tiling.h"
 
@@ -39,9 +40,8 @@ std::optional<AssemblyPlan> plan_assembly(const Plan& plan, std::string* why, in
   // block like any other axis: uint16 (3,32,8,16,24,16,20,3) axes (6,0,1,4,5,2,3,7), tiles of 128
   // input rows of 120 bytes and pieces of 768 bytes to 20 streams, generated 3.0 -> 8.4 GB/s, run-time
   // 0.16 -> 0.29 of the best copy (Intel server core, 1 thread).
-  for (int a = 0; a < d; ++a)
-    if (plan.in_strides[a] == 1 && plan.out_strides[a] == 1 && c.shape[a] * e >= kLineBytes)
-      return no("rows are copied whole (a kept innermost axis): the kept rows' own walk");
+  if (kept_row_bytes(plan) >= kLineBytes)
+    return no("rows are copied whole (a kept innermost axis): the kept rows' own walk");
   const int64_t line = kLineBytes / e;
   auto by = [&](const std::vector<int64_t>& strides) {
     std::vector<int> axes(d);
@@ -349,11 +349,11 @@ std::optional<SplitAssembly> plan_split_assembly(const Plan& plan, std::string* 
   // changed (where the cached walk stages, it keeps it: choose_assembly): median 0.29 -> 0.52,
   // float32 (5304,1554,3) (1,0,2) 0.27 -> 0.58, uint8 (1688,423,44) (1,0,2) 0.27 -> 0.81; two
   // slower, 0.87-0.9x (float64 (127,98,143,6) (0,2,1,3)).
-  const bool kept = c.perm.back() == d - 1;
-  if (kept && (d < 3 || c.shape[d - 1] * c.elem_bytes >= kLineBytes))
-    return no("a kept innermost axis");
+  const int64_t kept_bytes = kept_row_bytes(plan);  // the kept axis is the last one in both
+  const bool kept = kept_bytes > 0;
+  if (kept && (d < 3 || kept_bytes >= kLineBytes)) return no("a kept innermost axis");
   const int out_inner = kept ? c.perm[d - 2] : c.perm.back(), in_inner = kept ? d - 2 : d - 1;
-  const int64_t e = kept ? c.shape[d - 1] * c.elem_bytes : c.elem_bytes;
+  const int64_t e = kept ? kept_bytes : c.elem_bytes;
   const auto kept_lanes = static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(c.shape[d - 1])));
   const int64_t lanes = kept ? std::max<int64_t>(1, plan.lanes / kept_lanes) : plan.lanes;
   if (out_inner == in_inner) return no("a kept innermost axis");
@@ -737,8 +737,7 @@ AssemblyChoice choose_assembly(const Plan& plan, const std::function<bool()>& ca
   std::string split_why, chunk_why;
   // Split problems of a short kept axis give way to staged output too: uint8 (149,13,6,88,57)
   // (2,0,3,1,4), rows of 57 bytes, 0.61 -> 0.44 of the best copy assembled from the split.
-  const bool kept = plan.problem.perm.back() == plan.problem.rank() - 1;
-  if (kept && cached_walk_stages()) {
+  if (kept_row_bytes(plan) > 0 && cached_walk_stages()) {
     split_why = "a kept innermost axis, where the cached walk's tiles are staged (below)";
     c.staged = true;
   } else {
