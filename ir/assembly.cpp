@@ -310,6 +310,17 @@ constexpr int64_t kChunkWholeRowBytes = 4096;
 // Row chains (plan_row_chain_assembly) take output rows of 64 bytes to this many.
 constexpr int64_t kRowChainMaxRowBytes = 2048;
 
+// A short output innermost axis that is not the input's innermost one (planar to interleaved:
+// (3, H, W) axes (2,1,0), output rows of 3 elements): its extent, which rides along with each
+// element of the output's next axis in a split (plan_split_assembly), else 0. Only where that next
+// axis is not the input's innermost one either (a tile of it would be a single stream).
+int64_t short_output_row(const Plan& plan) {
+  const Canonical& c = plan.problem;
+  const int d = c.rank();
+  if (d < 3 || c.perm.back() == d - 1 || c.perm[d - 2] == d - 1) return 0;
+  return c.shape[c.perm.back()] * c.elem_bytes < kLineBytes ? c.shape[c.perm.back()] : 0;
+}
+
 // The divisors of n in [lo, hi], each with its cost: how far its bytes are from `target` (in
 // factors of two) plus the padding a chunk of `lanes` leaves in its last block.
 std::vector<std::pair<double, int64_t>> split_sizes(int64_t n, int64_t e, int64_t lanes, int64_t lo, int64_t hi,
@@ -349,25 +360,37 @@ std::optional<SplitAssembly> plan_split_assembly(const Plan& plan, std::string* 
   // changed (where the cached walk stages, it keeps it: choose_assembly): median 0.29 -> 0.52,
   // float32 (5304,1554,3) (1,0,2) 0.27 -> 0.58, uint8 (1688,423,44) (1,0,2) 0.27 -> 0.81; two
   // slower, 0.87-0.9x (float64 (127,98,143,6) (0,2,1,3)).
+  // A short output row that is not kept (short_output_row: planar to interleaved) rides along in
+  // the same way on the output side only: the output's next axis in is split (pieces of its
+  // elements times the row), the input's innermost axis as before. Same machine and library: seed
+  // 002's (3,4096,23040) reversed (rows of 3 x uint16) 0.12 -> 0.31, (3,4096,384,60) reversed 0.12
+  // -> 0.18; 120 random 16-160 MiB problems with an output row of 2-63 bytes, the 18 changed:
+  // median 0.33 -> 0.53 (float32 (12,4684,8,55) (3,1,2,0) 0.26 -> 0.73, uint16 (270,2,142,4,112)
+  // (2,4,1,0,3) 0.08 -> 0.33), none slower once staged walks keep theirs (choose_assembly).
   const int64_t kept_bytes = kept_row_bytes(plan);  // the kept axis is the last one in both
   const bool kept = kept_bytes > 0;
   if (kept && (d < 3 || kept_bytes >= kLineBytes)) return no("a kept innermost axis");
-  const int out_inner = kept ? c.perm[d - 2] : c.perm.back(), in_inner = kept ? d - 2 : d - 1;
+  const int64_t short_out = kept ? 0 : short_output_row(plan);
+  const int out_inner = kept || short_out ? c.perm[d - 2] : c.perm.back(), in_inner = kept ? d - 2 : d - 1;
   const int64_t e = kept ? kept_bytes : c.elem_bytes;
+  const int64_t eo = short_out ? e * short_out : e;  // the bytes of one element of out_inner
   const auto kept_lanes = static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(c.shape[d - 1])));
   const int64_t lanes = kept ? std::max<int64_t>(1, plan.lanes / kept_lanes) : plan.lanes;
+  const int64_t lanes_o =
+      short_out ? std::max<int64_t>(1, plan.lanes / static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(short_out))))
+                : lanes;
   if (out_inner == in_inner) return no("a kept innermost axis");
   // Pieces of 2-16 lines (128-1024 bytes) of the output's innermost axis, rows of at least a line
   // of the input's innermost one; axes already that short stay whole.
   // Each axis may also stay whole (a prime extent), at the cost of its distance from the target.
   const int64_t po = c.shape[out_inner], pi = c.shape[in_inner];
-  auto whole = [&](int64_t n, int64_t target) {
-    return std::abs(std::log2(static_cast<double>(n * e) / static_cast<double>(target)));
+  auto whole = [&](int64_t n, int64_t unit, int64_t target) {
+    return std::abs(std::log2(static_cast<double>(n * unit) / static_cast<double>(target)));
   };
-  std::vector<std::pair<double, int64_t>> ks = {{po * e > 1024 ? whole(po, 256) : 0.0, po}},
-                                          ms = {{pi * e > 2048 ? whole(pi, 1024) : 0.0, pi}};
-  if (po * e > 1024)
-    for (const auto& k : split_sizes(po, e, lanes, 128, kept ? 2048 : 1024, 256)) ks.push_back(k);
+  std::vector<std::pair<double, int64_t>> ks = {{po * eo > 1024 ? whole(po, eo, 256) : 0.0, po}},
+                                          ms = {{pi * e > 2048 ? whole(pi, e, 1024) : 0.0, pi}};
+  if (po * eo > 1024)
+    for (const auto& k : split_sizes(po, eo, lanes_o, 128, kept ? 2048 : 1024, 256)) ks.push_back(k);
   if (pi * e > 2048)
     for (const auto& m : split_sizes(pi, e, lanes, 64, 4096, 1024)) ms.push_back(m);
   if (ks.size() == 1 && ms.size() == 1)
@@ -378,8 +401,8 @@ std::optional<SplitAssembly> plan_split_assembly(const Plan& plan, std::string* 
   std::vector<std::tuple<double, int64_t, int64_t>> pairs;
   for (const auto& [kc, k] : ks)
     for (const auto& [mc, m] : ms)
-      if ((k != po || m != pi) && k * m * e <= max_tile_bytes &&
-          k * m * e >= std::max(min_tile_bytes, kSplitMinTileBytes) && m <= kAssemblyMaxStreams)
+      if ((k != po || m != pi) && k * m * eo <= max_tile_bytes &&
+          k * m * eo >= std::max(min_tile_bytes, kSplitMinTileBytes) && m <= kAssemblyMaxStreams)
         pairs.emplace_back(kc + mc, k, m);
   std::sort(pairs.begin(), pairs.end());
   std::string last = "no split fits a tile of " + std::to_string(std::max(min_tile_bytes, kSplitMinTileBytes)) +
@@ -736,9 +759,11 @@ AssemblyChoice choose_assembly(const Plan& plan, const std::function<bool()>& ca
   if (c.assembly) return c;
   std::string split_why, chunk_why;
   // Split problems of a short kept axis give way to staged output too: uint8 (149,13,6,88,57)
-  // (2,0,3,1,4), rows of 57 bytes, 0.61 -> 0.44 of the best copy assembled from the split.
-  if (kept_row_bytes(plan) > 0 && cached_walk_stages()) {
-    split_why = "a kept innermost axis, where the cached walk's tiles are staged (below)";
+  // (2,0,3,1,4), rows of 57 bytes, 0.61 -> 0.44 of the best copy assembled from the split. So do
+  // those of a short output row: float32 (1008,10,26,88) (0,3,2,1) 0.60 -> 0.46.
+  if ((kept_row_bytes(plan) > 0 || short_output_row(plan) > 0) && cached_walk_stages()) {
+    split_why = std::string(kept_row_bytes(plan) > 0 ? "a kept innermost axis" : "a short output row") +
+                ", where the cached walk's tiles are staged (below)";
     c.staged = true;
   } else {
     c.split = plan_split_assembly(plan, &split_why, max_tile_bytes, min_tile_bytes);

@@ -92,7 +92,9 @@ std::optional<AssemblyPlan> plan_assembly(const Plan& plan, std::string* why,
 // split axis' outer part. The split problem describes the same memory (no padding, no tails at
 // the split); the plan returned is made for it. nullopt with `why` set where no divisor fits.
 // A kept innermost axis shorter than a line stays innermost in both and rides along with each
-// element: the axes split are the next ones in (pieces of up to 2 KiB there).
+// element: the axes split are the next ones in (pieces of up to 2 KiB there). A short output row
+// that is not kept (under a line: planar to interleaved, (3, H, W) axes (2,1,0)) rides along on
+// the output side only: the output's next axis in is split, pieces of its elements times the row.
 struct SplitAssembly {
   Plan plan;               // make_plan of the split problem (the kernel is lowered from it)
   AssemblyPlan assembly;   // its assembled walk
@@ -134,9 +136,9 @@ std::optional<AssemblyPlan> plan_row_chain_assembly(const Plan& plan, std::strin
 // The forms in the order the generated kernels (ir/pipeline.cpp) and the run-time engine both
 // try them: tiles of whole axes (plan_assembly); where that is a strided tile and
 // `cached_walk_stages()` says the cached walk stages its output (ir/staging.h), none (staging
-// keeps it); else a split problem (plan_split_assembly; with a short kept axis only where the
-// cached walk does not stage), then chunked loops (plan_chunked_assembly), then, where the cached
-// walk does not stage either, whole rows chained along the output's next axis
+// keeps it); else a split problem (plan_split_assembly; with a short kept axis or output row
+// only where the cached walk does not stage), then chunked loops (plan_chunked_assembly), then,
+// where the cached walk does not stage either, whole rows chained along the output's next axis
 // (plan_row_chain_assembly).
 struct AssemblyChoice {
   std::optional<AssemblyPlan> assembly;  // the walk taken, if any (a split's: split->assembly)

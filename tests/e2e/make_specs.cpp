@@ -128,6 +128,10 @@ int main(int argc, char** argv) {
     // problem: both axes split (350 as 2 x 175, 200 as 5 x 40), pieces of 240 bytes.
     const bool kept_split = x86 && c == 12 && cases > 12 && !random_only;
     if (kept_split) p = {{200, 350, 3}, {1, 0, 2}, 2};
+    // x86: a short output row that is not kept (planar to interleaved, 3 x uint16) assembled from
+    // the split problem: 2100 as 7 x 300, 256 as 8 x 32, pieces of 192 bytes to 300 streams.
+    const bool short_split = x86 && c == 13 && cases > 13 && !random_only;
+    if (short_split) p = {{3, 256, 2100}, {2, 1, 0}, 2};
     const bool streaming = x86 && c >= cases - cases / 4;
     if (streaming) make_streamable(p, rng, isa == "avx2" ? 32 : 64);
     // The eighth before them ask for streaming stores on any shape: where no streaming variant
@@ -136,7 +140,7 @@ int main(int argc, char** argv) {
     const bool staged = x86 && !streaming && c >= cases - cases / 4 - cases / 8 && c > 2;
     // avx512skx moves single bytes without VBMI (word permutes and in-lane byte shuffles): half of
     // its other cases get byte-unit elements.
-    if (isa == "avx512skx" && !streaming && !assembled && !split && !paired && !chained && !kept_short && !kept_split && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
+    if (isa == "avx512skx" && !streaming && !assembled && !split && !paired && !chained && !kept_short && !kept_split && !short_split && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
     nlohmann::ordered_json k;
     const std::string name = prefix + std::to_string(c);
     k["name"] = name;
@@ -145,7 +149,7 @@ int main(int argc, char** argv) {
     k["perm"] = p.perm;
     k["isa"] = isa;
     if (vector_bits) k["vector_bits"] = vector_bits;
-    if (streaming || staged || kept_rows || assembled || split || paired || chained || kept_short || kept_split) k["stores"] = "streaming";
+    if (streaming || staged || kept_rows || assembled || split || paired || chained || kept_short || kept_split || short_split) k["stores"] = "streaming";
     specs[c % shards]["kernels"].push_back(k);
     arm_cases.push_back({name, p.elem_bytes, p.shape, p.perm});
   }

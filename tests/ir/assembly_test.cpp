@@ -207,6 +207,24 @@ TEST_CASE("assembly: strided tiles and split problems", "[assembly]") {
   // Kept rows of a line or more are not split.
   CHECK_FALSE(plan_split_assembly(make_plan(canonicalize(2, {4096, 300, 32}, {1, 0, 2}), 32), &why));
   CHECK_THAT(why, Catch::Contains("kept innermost axis"));
+  // A short output row that is not kept rides along on the output side: seed 002's (3, 4096,
+  // 23040) reversed (output rows of 3 uint16) splits axis 2 as 72 x 320 (input rows of 640 bytes)
+  // and axis 1 as 128 x 32 (pieces of 32 x 3 uint16, 192 bytes) to 320 streams.
+  const Plan planar = make_plan(canonicalize(2, {3, 32, 8, 16, 24, 16, 20, 3}, {4, 5, 6, 7, 1, 2, 3, 0}), 32);
+  REQUIRE(planar.problem.shape == std::vector<int64_t>{3, 4096, 23040});
+  CHECK_FALSE(plan_assembly(planar, &why));
+  const auto pl = plan_split_assembly(planar, &why);
+  REQUIRE(pl);
+  CHECK(pl->plan.problem.shape == std::vector<int64_t>{3, 128, 32, 72, 320});
+  CHECK(pl->plan.problem.perm == std::vector<int>{3, 4, 1, 2, 0});
+  CHECK(pl->assembly.piece == 32 * 3);
+  CHECK(pl->assembly.stream_out.size() == 320);
+  check_tile(pl->plan, pl->assembly);
+  // Where the cached walk stages, staging keeps such problems (choose_assembly).
+  const AssemblyChoice staged = choose_assembly(planar, [] { return true; });
+  CHECK_FALSE(staged.assembly);
+  CHECK(staged.staged);
+  CHECK(choose_assembly(planar, [] { return false; }).split);
 }
 
 TEST_CASE("assembly: random split plans' tiles place every element in its stream's piece", "[assembly][property]") {

@@ -542,18 +542,19 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
   // Whole output rows chained along the output's next axis (ir/assembly.h,
   // plan_row_chain_assembly): a 3-D reversal of 16.8 MB, rows of 604 bytes, 64 streams a tile,
   // the input's tail chunk in a second nest; threads, parts, out on a line and off it.
-  {
-    const Case reversal{{151, 200, 139}, {2, 1, 0}, 4};
+  // The engines' best ISA and AVX2 where this CPU runs them: `walk` in the plan (where the CPU has
+  // AVX2 at least), the results checked with threads and parts.
+  const auto check_simd = [&](const Case& c, const std::string& walk) {
     for (const char* isa : {"auto", "avx2"}) {
       if (!gentt::cpu_supports(isa) && std::string(isa) != "auto") continue;
-      const std::string text = plan_text(reversal, isa);
+      const std::string text = plan_text(c, isa);
       INFO(text);
-      if (gentt::cpu_supports("avx2"))
-        CHECK(text.find("output lines assembled across tiles of whole output rows (axis 0, 604 bytes)") !=
-              std::string::npos);
-      check_contiguous(reversal, isa, {1, 2}, rng);
+      if (gentt::cpu_supports("avx2")) CHECK(text.find(walk) != std::string::npos);
+      check_contiguous(c, isa, {1, 2}, rng);
     }
-  }
+  };
+  check_simd({{151, 200, 139}, {2, 1, 0}, 4},
+             "output lines assembled across tiles of whole output rows (axis 0, 604 bytes)");
   // A short kept row (3 uint16, padded to 4 lanes in the block) in an assembled walk: 17 MB, each
   // tile 100 input rows of 120 bytes, pieces of 600 bytes (off the lines) to 20 streams; threads,
   // parts, out on a line and off it.
@@ -566,16 +567,10 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
     check_contiguous(kept3, "auto", {1, 2}, rng);
     // And split (plan_split_assembly): a 17.6 MB 2-D transpose of 3 x uint16 elements, 2100 as
     // 12 x 175 and 1400 as 35 x 40, pieces of 240 bytes to 175 streams; AVX-512 and AVX2.
-    const Case kept_split{{1400, 2100, 3}, {1, 0, 2}, 2};
-    for (const char* isa : {"auto", "avx2"}) {
-      if (!gentt::cpu_supports(isa) && std::string(isa) != "auto") continue;
-      const std::string split_text = plan_text(kept_split, isa);
-      INFO(split_text);
-      if (gentt::cpu_supports("avx2"))
-        CHECK(split_text.find("canonical axis 1 (2100) as 12 x 175, axis 0 (1400) as 35 x 40 split") !=
-              std::string::npos);
-      check_contiguous(kept_split, isa, {1, 2}, rng);
-    }
+    check_simd({{1400, 2100, 3}, {1, 0, 2}, 2}, "canonical axis 1 (2100) as 12 x 175, axis 0 (1400) as 35 x 40 split");
+    // A short output row that is not kept (3 x uint16 interleaved from planes), 19.7 MB: 1600 as
+    // 5 x 320 and 2048 as 64 x 32, pieces of 192 bytes to 320 streams; AVX-512 and AVX2.
+    check_simd({{3, 2048, 1600}, {2, 1, 0}, 2}, "canonical axis 2 (1600) as 5 x 320, axis 1 (2048) as 64 x 32 split");
   }
   // Bytes whose 64-register block would write a large output with plain cached stores take blocks
   // of 32 lanes (18 MB, rows of 7800 bytes off their lines, a tail in the 32-lane blocks).
