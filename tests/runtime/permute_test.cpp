@@ -1055,3 +1055,71 @@ TEST_CASE("permute: a registered generated kernel is used for exactly its proble
   bad.version = 99;
   CHECK_THROWS_AS(gentt::register_kernel(&bad), gentt::Error);
 }
+
+TEST_CASE("permute: short axes moved innermost interleave their planes (interleave engine)", "[permute]") {
+  // Planar to interleaved (engine/interleave.h): C = 3, 5, 6, 7 and 9-15 planes of N elements of
+  // 1, 2, 4 and 8 bytes, N past four vectors with a tail of any length, batch axes before and
+  // after in the output, threads and parts, guard pages on both sides; past 16 MiB, C = 5.
+  std::mt19937_64 rng(20261130);
+  const bool avx512 = gentt::cpu_supports("avx512");
+  int interleaved = 0;
+  for (int i = 0; i < 60; ++i) {
+    static const std::int64_t sizes[] = {1, 2, 4, 8};
+    static const std::int64_t channels[] = {3, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15};
+    Case c;
+    c.elem = sizes[rng() % 4];
+    std::int64_t ch = channels[rng() % std::size(channels)];
+    while (ch * c.elem >= 64) ch = channels[rng() % 4];
+    const std::int64_t v = 64 / c.elem, pixels = 4 * v + static_cast<std::int64_t>(rng() % (3 * v));
+    const std::int64_t batch = 1 + static_cast<std::int64_t>(rng() % 3), outer = 1 + static_cast<std::int64_t>(rng() % 4);
+    // (outer, ch, pixels) -> (outer, pixels, ch), with a batch axis first in the input moved
+    // second in the output half the time.
+    c.shape = {batch, outer, ch, pixels};
+    c.perm = rng() % 2 ? Perm{0, 1, 3, 2} : Perm{1, 0, 3, 2};
+    const std::string text = plan_text(c, "auto");
+    INFO(text);
+    if (avx512) {
+      // Outputs in cache take it for C = 3 only (its C x C permutes cost more than the block
+      // engines' shuffles there); tests/runtime/interleave_test.cpp runs every C on the engine.
+      CHECK((text.find("interleave engine") != std::string::npos) == (ch == 3));
+      interleaved += ch == 3 ? 1 : 0;
+    }
+    check_contiguous(c, "auto", {1, 2}, rng);
+  }
+  if (avx512) CHECK(interleaved >= 5);
+  // Large outputs stream their rows' whole vectors where a row starts on a line: 16.8 MB, rows of
+  // 8.4 MB that are not whole lines (the second row starts off its line: cached stores there).
+  const Case large{{2, 3, 700001}, {0, 2, 1}, 4};
+  if (avx512) CHECK(plan_text(large, "auto").find("streaming (whole vectors)") != std::string::npos);
+  check_contiguous(large, "auto", {1, 2}, rng);
+  const Case five{{5, 850000}, {1, 0}, 4};
+  if (avx512) CHECK(plan_text(five, "auto").find("interleave engine: 5 planes") != std::string::npos);
+  check_contiguous(five, "auto", 2, rng);
+  // Powers of two (no padding in the block), a 16-lane channel axis, rows shorter than four
+  // vectors and (in cache) C = 5 keep the block engines.
+  for (const Case& other : {Case{{4, 1000}, {1, 0}, 4}, Case{{16, 1000}, {1, 0}, 2}, Case{{3, 40}, {1, 0}, 4},
+                           Case{{5, 1000}, {1, 0}, 4}})
+    CHECK(plan_text(other, "auto").find("interleave") == std::string::npos);
+  // Strided views: planes and rows padded in the input, rows padded in the output.
+  for (int i = 0; i < 8; ++i) {
+    const std::int64_t e = std::int64_t{1} << (rng() % 4), ch = 3, pixels = 300 + static_cast<std::int64_t>(rng() % 100);
+    const Case c{{3, ch, pixels}, {0, 2, 1}, e};
+    const std::int64_t plane = pixels + static_cast<std::int64_t>(rng() % 9);
+    const Shape is{ch * plane + 7, plane, 1}, os{pixels * ch + 5, ch, 1};
+    gentt::PermuteDesc d = desc_of(c, "auto", 1);
+    d.in_strides = is;
+    d.out_strides = os;
+    const gentt::PermutePlan plan = gentt::plan_permute(d);
+    INFO(describe(c) << "\n" << plan.describe());
+    if (avx512) CHECK(plan.describe().find("interleave engine") != std::string::npos);
+    const auto in_bytes = static_cast<size_t>(3 * is[0] * e), out_bytes = static_cast<size_t>(3 * os[0] * e);
+    GuardedBuffer in(in_bytes, GuardedBuffer::Align::start), out(out_bytes);
+    const auto data = gentt::test::random_bytes(rng, in_bytes);
+    std::memcpy(in.data(), data.data(), in_bytes);
+    std::vector<std::byte> expected(out_bytes, std::byte{0});
+    model_strided(data.data(), expected.data(), e, c.shape, c.perm, is, os);
+    std::memset(out.data(), 0, out_bytes);
+    plan.execute(in.data(), out.data());
+    REQUIRE(std::memcmp(expected.data(), out.data(), out_bytes) == 0);
+  }
+}
