@@ -1089,6 +1089,15 @@ struct LeanBody {
       return;
     }
     if (p.moves) {  // element moves (block_of), without the copy below
+      // Where the walk prefetches another region, the moves prefetch their elements' lines there
+      // too (ir/prefetch.h's prefetch_tails): the full blocks prefetch only the lines they load.
+      if (prefetch_tails(ahead)) {
+        each_block(in, out, na, a_in, a_out, n, in_step, out_step, [&](const char* from, char* to) {
+          for (const Move& mv : p.moves->moves) __builtin_prefetch(from + ahead + mv.in, 0, kPrefetchLocalityOf<T>);
+          run_moves(*p.moves, in_elem_bytes, from, to);
+        });
+        return;
+      }
       each_block(in, out, na, a_in, a_out, n, in_step, out_step,
                  [&](const char* from, char* to) { run_moves(*p.moves, in_elem_bytes, from, to); });
       return;
