@@ -28,12 +28,9 @@ OpCounts count_ops(const BlockProgram& p) {
   return c;
 }
 
-}  // namespace
-
-std::string plan_summary(const Plan& plan, const Kernel& kernel) {
-  const Canonical& c = plan.problem;
-  std::string s = fmt::format("canonical: shape ({}) perm ({}), {}-byte elements\n", fmt::join(c.shape, ", "),
-                              fmt::join(c.perm, ", "), c.elem_bytes);
+// The GenTT block of `plan`: its axes, rows, steps.
+std::string gentt_block_summary(const Plan& plan) {
+  std::string s;
   std::vector<std::string> axes;
   for (const auto& b : plan.block_axes)
     axes.push_back(fmt::format("a{}:{}{}", b.axis, b.chunk,
@@ -44,6 +41,12 @@ std::string plan_summary(const Plan& plan, const Kernel& kernel) {
   s += fmt::format("output row (lane bit 0 first): {}\n", bits_text(plan.out_row));
   s += fmt::format("shuffle steps: {}; padding efficiency: {:.1f}%\n", plan.shuffle_steps,
                    100.0 * plan.padding_efficiency);
+  return s;
+}
+
+// The kernel's loops, programs, tiles and prefetch.
+std::string kernel_summary(const Kernel& kernel) {
+  std::string s;
   s += fmt::format("loops: {} ({} iterations); programs: {}; unroll: {}{}{}\n", kernel.loops.size(), kernel.iterations(),
                    kernel.programs.size(), kernel.unroll,
                    kernel.stage_level < 0 ? std::string()
@@ -64,6 +67,20 @@ std::string plan_summary(const Plan& plan, const Kernel& kernel) {
     s += fmt::format("prefetch: each full block first prefetches the lines of the block {} bytes ahead (ir/prefetch.h)\n",
                      kernel.prefetch_ahead * kernel.elem_bytes);
   return s;
+}
+
+}  // namespace
+
+std::string plan_summary(const Plan& plan, const Kernel& kernel) {
+  const Canonical& c = plan.problem;
+  std::string s = fmt::format("canonical: shape ({}) perm ({}), {}-byte elements\n", fmt::join(c.shape, ", "),
+                              fmt::join(c.perm, ", "), c.elem_bytes);
+  if (!kernel.interleave.empty()) {
+    s += "block: " + kernel.interleave + " (not the GenTT block)\n";
+  } else {
+    s += gentt_block_summary(plan);
+  }
+  return s + kernel_summary(kernel);
 }
 
 std::string explain(const Problem& problem, const Plan& plan, const Kernel& kernel) {

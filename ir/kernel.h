@@ -122,6 +122,9 @@ struct Kernel {
   int64_t assembly_buffer_elements = 0;
   std::vector<int64_t> assembly_stream_out, assembly_stream_buf;
   std::vector<Kernel> assembly_tile;
+  // Interleaved planes (ir/interleave.h): the blocks are not a GenTT plan's but C planes' vectors
+  // interleaved; what explain and the banner say of them. Empty: the plan's blocks.
+  std::string interleave;
 
   std::vector<LoopRegion> nests() const;  // `regions`, or the one nest of `loops`
   int64_t iterations() const;             // blocks over every nest (1 when there are no loops)

@@ -8,6 +8,7 @@
 #include "ir/assembly.h"
 #include "ir/canonical.h"
 #include "ir/error.h"
+#include "ir/interleave.h"
 #include "ir/lower.h"
 #include "ir/prefetch.h"
 #include "ir/staging.h"
@@ -40,6 +41,32 @@ Lowered run_pipeline(const Problem& given) {
   out.plan = make_plan(c, lanes_for(problem.target, problem.dtype.bytes));
   if (!width.reason.empty()) out.plan.reasons.insert(out.plan.reasons.begin(), width.reason);
   const bool avx512_target = is_avx512_level(problem.target.isa);  // ir/tiling.h's tile_min_bytes_for
+  // Interleaved planes (ir/interleave.h): a short axis moved innermost, on AVX-512 levels' zmm.
+  const int64_t bytes = c.elem_bytes;
+  int64_t total = c.elem_bytes;
+  for (int64_t x : c.shape) total *= x;
+  if (avx512_target && problem.target.vector_bits == 512 &&
+      interleave_channels(c, out.plan.lanes, total, problem.stores == StoreMode::streaming,
+                          problem.target.isa == Isa::avx512) > 0) {
+    out.kernel = *lower_interleave(c, out.plan.lanes, problem.name, false);
+    verify_kernel(out.kernel);
+    // The GenTT plan's reasons describe blocks this kernel does not run.
+    out.plan.reasons.clear();
+    if (!width.reason.empty()) out.plan.reasons.push_back(width.reason);
+    out.plan.reasons.push_back(
+        fmt::format("interleaved planes: the output's innermost axis is short ({} x {} bytes) and not the input's, "
+                    "the output's next axis is the input's: whole output vectors built from the planes instead of the "
+                    "GenTT block, which pads that axis to {} lanes and stores parts of lines (ir/interleave.h)",
+                    c.shape[c.perm.back()], bytes, std::bit_ceil(static_cast<uint64_t>(c.shape[c.perm.back()]))));
+    const bool stream = problem.stores == StoreMode::streaming ||
+                        (problem.stores == StoreMode::automatic && total >= kStreamMinBytes);
+    if (stream) out.stream_kernel = lower_interleave(c, out.plan.lanes, problem.name + "_stream", true);
+    if (out.stream_kernel) verify_kernel(*out.stream_kernel);
+    out.plan.reasons.push_back(out.stream_kernel ? "stores: streaming when out is 64-byte aligned (whole vectors)"
+                               : stream          ? "stores: cached (" + nests_off_lines(out.kernel) + ")"
+                                                 : "stores: cached");
+    return out;
+  }
   out.kernel = lower(out.plan, problem.name, LowerOptions{.avx512_target = avx512_target});
   verify_kernel(out.kernel);
   // Tiling is only considered for large outputs: small kernels' explanations stay as they were.

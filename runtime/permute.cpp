@@ -16,6 +16,7 @@
 #include "gentt/arguments.h"
 #include "gentt/cpu.h"
 #include "ir/assembly.h"
+#include "ir/interleave.h"
 #include "ir/line_pairs.h"
 #include "ir/loops.h"
 #include "ir/plan.h"
@@ -545,8 +546,10 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
 }
 
 // A short axis moved innermost (planar to interleaved, engine/interleave.h): the interleave
-// engine where it takes the problem (AVX-512, a plain permutation, rows of at least
-// kInterleaveMinGroups vectors per plane). False: the block engines plan it.
+// engine where it takes the problem (AVX-512, a plain permutation, ir/interleave.h's rule: C = 3
+// whatever the size, other C past the caches, where its C x C permutes per C vectors pay off;
+// warm in cache float32 (6,20000) (1,0) ran 0.57 -> 0.42 of the best copy with it). False: the
+// block engines plan it.
 bool plan_interleave(PermutePlan::Impl& impl, const engine::StridedProblem& sp, EngineIsa isa, std::int64_t out_total,
                      Text& text) {
   if (!is_avx512(isa) || impl.transform || sp.axes.size() < 2) return false;
@@ -555,15 +558,11 @@ bool plan_interleave(PermutePlan::Impl& impl, const engine::StridedProblem& sp, 
   const int channel = sp.perm.back();  // the output's innermost axis
   if (channel == d - 1 || pixels.in_stride != 1 || sp.axes[channel].out_stride != 1) return false;
   const std::int64_t c = sp.axes[channel].extent, e = sp.elem_bytes;
-  if (!engine::interleave_supported(e, c, isa == EngineIsa::avx512) || pixels.out_stride != c ||
-      pixels.extent < engine::kInterleaveMinGroups * (kLineBytes / e))
+  // The generated kernels' rule (ir/interleave.h: C = 3 in cache, every C it takes past the caches).
+  if (interleave_channels(sp.canonical(), static_cast<int>(kLineBytes / e), out_total, false,
+                          isa == EngineIsa::avx512) != c ||
+      !engine::interleave_supported(e, c, isa == EngineIsa::avx512) || pixels.out_stride != c)
     return false;
-  // Its C x C permutes per C vectors pay off in cache for C = 3 only (warm, Intel server core, x
-  // best copy, block engines -> interleave: uint8 (3,224,224) (1,2,0) 0.58 -> 0.91, float32 (6,
-  // 20000) (1,0) 0.57 -> 0.42, (12,5000) 0.59 -> 0.19), and past the caches for every C it takes
-  // (float32 (5,8e6) (1,0) 0.56 -> 1.06, (7,6e6) 0.53 -> 0.97, (12,4e6) 0.53 -> 0.68, uint8
-  // (13,1e7) 0.53 -> 0.61).
-  if (c > 3 && out_total < kStreamMinBytes) return false;
   engine::InterleaveSpec spec;
   spec.channels = c;
   spec.pixels = pixels.extent;

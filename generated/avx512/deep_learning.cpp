@@ -9,12 +9,9 @@
 //
 // Kernel dl_f32_nchw_to_nhwc: float32 (4 bytes) shape (2, 3, 224, 224) perm (0, 2, 3, 1), isa avx512 (512 bits)
 //   canonical: shape (2, 3, 50176) perm (0, 2, 1), 4-byte elements
-//   block: 16 lanes, 7 bits [a1:4(pad 3) a2:32], 8 register(s)
-//   input row (lane bit 0 first): a2.0 a2.1 a2.2 a2.3
-//   output row (lane bit 0 first): a1.0 a1.1 a2.0 a2.1
-//   shuffle steps: 2; padding efficiency: 75.0%
-//   loops: 2 (3136 iterations); programs: 1; unroll: 1
-//     program 0 (full blocks): 6 loads, 14 shuffles, 8 stores
+//   block: interleaved planes: 3 planes of 50176 elements (axis 1) into each output row; a block is 16 pixels of each plane: 3 loads, 6 two-source shuffles, 3 whole-vector stores (not the GenTT block)
+//   loops: 2 (6272 iterations); programs: 1; unroll: 1
+//     program 0 (full): 3 loads, 6 shuffles, 3 stores
 //
 // Kernel dl_f32_nhwc_to_nchw: float32 (4 bytes) shape (2, 224, 224, 3) perm (0, 3, 1, 2), isa avx512 (512 bits)
 //   canonical: shape (2, 50176, 3) perm (0, 2, 1), 4-byte elements
@@ -36,12 +33,9 @@
 //
 // Kernel dl_u8_chw_to_hwc: uint8 (1 bytes) shape (3, 224, 224) perm (1, 2, 0), isa avx512 (512 bits)
 //   canonical: shape (3, 50176) perm (1, 0), 1-byte elements
-//   block: 64 lanes, 9 bits [a0:4(pad 3) a1:128], 8 register(s)
-//   input row (lane bit 0 first): a1.0 a1.1 a1.2 a1.3 a1.4 a1.5
-//   output row (lane bit 0 first): a0.0 a0.1 a1.0 a1.1 a1.2 a1.3
-//   shuffle steps: 2; padding efficiency: 75.0%
-//   loops: 1 (392 iterations); programs: 1; unroll: 1
-//     program 0 (full blocks): 6 loads, 14 shuffles, 8 stores
+//   block: interleaved planes: 3 planes of 50176 elements (axis 0) into each output row; a block is 64 pixels of each plane: 3 loads, 6 two-source shuffles, 3 whole-vector stores (not the GenTT block)
+//   loops: 1 (784 iterations); programs: 1; unroll: 1
+//     program 0 (full): 3 loads, 6 shuffles, 3 stores
 //
 // Kernel dl_f32_transpose_1024: float32 (4 bytes) shape (1024, 1024) perm (1, 0), isa avx512 (512 bits)
 //   canonical: shape (1024, 1024) perm (1, 0), 4-byte elements
@@ -218,57 +212,43 @@ namespace {
 
 using dl_f32_nchw_to_nhwc_elem = gentt_bytes<4>;
 
-// dl_f32_nchw_to_nhwc_block0 (full blocks): 6 loads, 14 shuffles, 8 stores.
+// dl_f32_nchw_to_nhwc_block0 (full): 3 loads, 6 shuffles, 3 stores.
 inline void dl_f32_nchw_to_nhwc_block0(const dl_f32_nchw_to_nhwc_elem* in, dl_f32_nchw_to_nhwc_elem* out) {
-  alignas(64) static const std::int32_t kIndex0[16] = {16, 20, 0, 17, 21, 1, 18, 22, 2, 19, 23, 3, 0, 0, 0, 0};
-  alignas(64) static const std::int32_t kIndex1[16] = {0, 4, 16, 1, 5, 17, 2, 6, 18, 3, 7, 19, 0, 0, 0, 0};
-  alignas(64) static const std::int32_t kIndex2[16] = {24, 28, 8, 25, 29, 9, 26, 30, 10, 27, 31, 11, 0, 0, 0, 0};
-  alignas(64) static const std::int32_t kIndex3[16] = {8, 12, 24, 9, 13, 25, 10, 14, 26, 11, 15, 27, 0, 0, 0, 0};
+  alignas(64) static const std::int32_t kIndex0[16] = {0, 16, 0, 1, 17, 0, 2, 18, 0, 3, 19, 0, 4, 20, 0, 5};
+  alignas(64) static const std::int32_t kIndex1[16] = {0, 1, 16, 3, 4, 17, 6, 7, 18, 9, 10, 19, 12, 13, 20, 15};
+  alignas(64) static const std::int32_t kIndex2[16] = {21, 0, 6, 22, 0, 7, 23, 0, 8, 24, 0, 9, 25, 0, 10, 26};
+  alignas(64) static const std::int32_t kIndex3[16] = {0, 21, 2, 3, 22, 5, 6, 23, 8, 9, 24, 11, 12, 25, 14, 15};
+  alignas(64) static const std::int32_t kIndex4[16] = {0, 11, 27, 0, 12, 28, 0, 13, 29, 0, 14, 30, 0, 15, 31, 0};
+  alignas(64) static const std::int32_t kIndex5[16] = {26, 1, 2, 27, 4, 5, 28, 7, 8, 29, 10, 11, 30, 13, 14, 31};
   const __m512i v0 = _mm512_loadu_si512(in + 0);
   const __m512i v1 = _mm512_loadu_si512(in + 50176);
   const __m512i v2 = _mm512_loadu_si512(in + 100352);
-  const __m512i v3 = _mm512_loadu_si512(in + 16);
-  const __m512i v4 = _mm512_loadu_si512(in + 50192);
-  const __m512i v5 = _mm512_loadu_si512(in + 100368);
-  const __m512i v6 = _mm512_mask_permutex_epi64(v0, static_cast<__mmask8>(0xCC), v1, 0x4E);
-  const __m512i v7 = _mm512_mask_permutex_epi64(v1, static_cast<__mmask8>(0x33), v0, 0x4E);
-  const __m512i v8 = _mm512_mask_permutex_epi64(v2, static_cast<__mmask8>(0x33), v2, 0x4E);
-  const __m512i v9 = _mm512_mask_permutex_epi64(v3, static_cast<__mmask8>(0xCC), v4, 0x4E);
-  const __m512i v10 = _mm512_mask_permutex_epi64(v4, static_cast<__mmask8>(0x33), v3, 0x4E);
-  const __m512i v11 = _mm512_mask_permutex_epi64(v5, static_cast<__mmask8>(0x33), v5, 0x4E);
-  const __m512i v12 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex0), v6);
-  const __m512i v13 = _mm512_permutex2var_epi32(v7, _mm512_load_si512(kIndex1), v8);
-  const __m512i v14 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex2), v6);
-  const __m512i v15 = _mm512_permutex2var_epi32(v7, _mm512_load_si512(kIndex3), v8);
-  const __m512i v16 = _mm512_permutex2var_epi32(v5, _mm512_load_si512(kIndex0), v9);
-  const __m512i v17 = _mm512_permutex2var_epi32(v10, _mm512_load_si512(kIndex1), v11);
-  const __m512i v18 = _mm512_permutex2var_epi32(v5, _mm512_load_si512(kIndex2), v9);
-  const __m512i v19 = _mm512_permutex2var_epi32(v10, _mm512_load_si512(kIndex3), v11);
-  _mm512_mask_storeu_epi32(out + 0, static_cast<__mmask16>(0xfffu), v12);
-  _mm512_mask_storeu_epi32(out + 12, static_cast<__mmask16>(0xfffu), v13);
-  _mm512_mask_storeu_epi32(out + 24, static_cast<__mmask16>(0xfffu), v14);
-  _mm512_mask_storeu_epi32(out + 36, static_cast<__mmask16>(0xfffu), v15);
-  _mm512_mask_storeu_epi32(out + 48, static_cast<__mmask16>(0xfffu), v16);
-  _mm512_mask_storeu_epi32(out + 60, static_cast<__mmask16>(0xfffu), v17);
-  _mm512_mask_storeu_epi32(out + 72, static_cast<__mmask16>(0xfffu), v18);
-  _mm512_mask_storeu_epi32(out + 84, static_cast<__mmask16>(0xfffu), v19);
+  const __m512i v3 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex0), v1);
+  const __m512i v4 = _mm512_permutex2var_epi32(v3, _mm512_load_si512(kIndex1), v2);
+  _mm512_storeu_si512(out + 0, v4);
+  const __m512i v5 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex2), v1);
+  const __m512i v6 = _mm512_permutex2var_epi32(v5, _mm512_load_si512(kIndex3), v2);
+  _mm512_storeu_si512(out + 16, v6);
+  const __m512i v7 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex4), v1);
+  const __m512i v8 = _mm512_permutex2var_epi32(v7, _mm512_load_si512(kIndex5), v2);
+  _mm512_storeu_si512(out + 32, v8);
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
 //   i0: count 2, in_stride 150528, out_stride 150528  (axis 0)
-//   i1: count 1568, in_stride 32, out_stride 96  (axis 2 in chunks of 32)
+//   i1: count 3136, in_stride 16, out_stride 48  (axis 2 in chunks of 16)
 void dl_f32_nchw_to_nhwc_run(const dl_f32_nchw_to_nhwc_elem* in, dl_f32_nchw_to_nhwc_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
-  std::int64_t i0 = begin / 1568;
-  std::int64_t i1 = begin % 1568;
-  std::int64_t in_off = i0 * 150528 + i1 * 32;
-  std::int64_t out_off = i0 * 150528 + i1 * 96;
+  std::int64_t i0 = begin / 3136;
+  std::int64_t i1 = begin % 3136;
+  std::int64_t in_off = i0 * 150528 + i1 * 16;
+  std::int64_t out_off = i0 * 150528 + i1 * 48;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i1 + (end - it < 1568 - i1 ? end - it : 1568 - i1);
+    const std::int64_t stop = i1 + (end - it < 3136 - i1 ? end - it : 3136 - i1);
     it += stop - i1;
-    for (; i1 < stop; ++i1, in_off += 32, out_off += 96) dl_f32_nchw_to_nhwc_block0(in + in_off, out + out_off);
-    if (i1 == 1568) {
+    for (; i1 < stop; ++i1, in_off += 16, out_off += 48) dl_f32_nchw_to_nhwc_block0(in + in_off, out + out_off);
+    if (i1 == 3136) {
       i1 = 0;
       in_off += 100352;
       ++i0;
@@ -279,13 +259,13 @@ void dl_f32_nchw_to_nhwc_run(const dl_f32_nchw_to_nhwc_elem* in, dl_f32_nchw_to_
 }  // namespace
 
 extern "C" void dl_f32_nchw_to_nhwc(const void* in, void* out) {
-  dl_f32_nchw_to_nhwc_run(static_cast<const dl_f32_nchw_to_nhwc_elem*>(in), static_cast<dl_f32_nchw_to_nhwc_elem*>(out), 0, 3136);
+  dl_f32_nchw_to_nhwc_run(static_cast<const dl_f32_nchw_to_nhwc_elem*>(in), static_cast<dl_f32_nchw_to_nhwc_elem*>(out), 0, 6272);
 }
 
 extern "C" void dl_f32_nchw_to_nhwc_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
   dl_f32_nchw_to_nhwc_run(static_cast<const dl_f32_nchw_to_nhwc_elem*>(in), static_cast<dl_f32_nchw_to_nhwc_elem*>(out),
-      gentt_part_begin(3136, part, nparts), gentt_part_begin(3136, part + 1, nparts));
+      gentt_part_begin(6272, part, nparts), gentt_part_begin(6272, part + 1, nparts));
 }
 
 static const long long dl_f32_nchw_to_nhwc_shape[] = {2, 3, 224, 224};
@@ -454,67 +434,53 @@ namespace {
 
 using dl_u8_chw_to_hwc_elem = gentt_bytes<1>;
 
-// dl_u8_chw_to_hwc_block0 (full blocks): 6 loads, 14 shuffles, 8 stores.
+// dl_u8_chw_to_hwc_block0 (full): 3 loads, 6 shuffles, 3 stores.
 inline void dl_u8_chw_to_hwc_block0(const dl_u8_chw_to_hwc_elem* in, dl_u8_chw_to_hwc_elem* out) {
-  alignas(64) static const std::int8_t kIndex0[64] = {64, 80, 0, 65, 81, 1, 66, 82, 2, 67, 83, 3, 68, 84, 4, 69, 85, 5, 70, 86, 6, 71, 87, 7, 72, 88, 8, 73, 89, 9, 74, 90, 10, 75, 91, 11, 76, 92, 12, 77, 93, 13, 78, 94, 14, 79, 95, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-  alignas(64) static const std::int8_t kIndex1[64] = {0, 16, 64, 1, 17, 65, 2, 18, 66, 3, 19, 67, 4, 20, 68, 5, 21, 69, 6, 22, 70, 7, 23, 71, 8, 24, 72, 9, 25, 73, 10, 26, 74, 11, 27, 75, 12, 28, 76, 13, 29, 77, 14, 30, 78, 15, 31, 79, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-  alignas(64) static const std::int8_t kIndex2[64] = {96, 112, 32, 97, 113, 33, 98, 114, 34, 99, 115, 35, 100, 116, 36, 101, 117, 37, 102, 118, 38, 103, 119, 39, 104, 120, 40, 105, 121, 41, 106, 122, 42, 107, 123, 43, 108, 124, 44, 109, 125, 45, 110, 126, 46, 111, 127, 47, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-  alignas(64) static const std::int8_t kIndex3[64] = {32, 48, 96, 33, 49, 97, 34, 50, 98, 35, 51, 99, 36, 52, 100, 37, 53, 101, 38, 54, 102, 39, 55, 103, 40, 56, 104, 41, 57, 105, 42, 58, 106, 43, 59, 107, 44, 60, 108, 45, 61, 109, 46, 62, 110, 47, 63, 111, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  alignas(64) static const std::int8_t kIndex0[64] = {0, 64, 0, 1, 65, 0, 2, 66, 0, 3, 67, 0, 4, 68, 0, 5, 69, 0, 6, 70, 0, 7, 71, 0, 8, 72, 0, 9, 73, 0, 10, 74, 0, 11, 75, 0, 12, 76, 0, 13, 77, 0, 14, 78, 0, 15, 79, 0, 16, 80, 0, 17, 81, 0, 18, 82, 0, 19, 83, 0, 20, 84, 0, 21};
+  alignas(64) static const std::int8_t kIndex1[64] = {0, 1, 64, 3, 4, 65, 6, 7, 66, 9, 10, 67, 12, 13, 68, 15, 16, 69, 18, 19, 70, 21, 22, 71, 24, 25, 72, 27, 28, 73, 30, 31, 74, 33, 34, 75, 36, 37, 76, 39, 40, 77, 42, 43, 78, 45, 46, 79, 48, 49, 80, 51, 52, 81, 54, 55, 82, 57, 58, 83, 60, 61, 84, 63};
+  alignas(64) static const std::int8_t kIndex2[64] = {85, 0, 22, 86, 0, 23, 87, 0, 24, 88, 0, 25, 89, 0, 26, 90, 0, 27, 91, 0, 28, 92, 0, 29, 93, 0, 30, 94, 0, 31, 95, 0, 32, 96, 0, 33, 97, 0, 34, 98, 0, 35, 99, 0, 36, 100, 0, 37, 101, 0, 38, 102, 0, 39, 103, 0, 40, 104, 0, 41, 105, 0, 42, 106};
+  alignas(64) static const std::int8_t kIndex3[64] = {0, 85, 2, 3, 86, 5, 6, 87, 8, 9, 88, 11, 12, 89, 14, 15, 90, 17, 18, 91, 20, 21, 92, 23, 24, 93, 26, 27, 94, 29, 30, 95, 32, 33, 96, 35, 36, 97, 38, 39, 98, 41, 42, 99, 44, 45, 100, 47, 48, 101, 50, 51, 102, 53, 54, 103, 56, 57, 104, 59, 60, 105, 62, 63};
+  alignas(64) static const std::int8_t kIndex4[64] = {0, 43, 107, 0, 44, 108, 0, 45, 109, 0, 46, 110, 0, 47, 111, 0, 48, 112, 0, 49, 113, 0, 50, 114, 0, 51, 115, 0, 52, 116, 0, 53, 117, 0, 54, 118, 0, 55, 119, 0, 56, 120, 0, 57, 121, 0, 58, 122, 0, 59, 123, 0, 60, 124, 0, 61, 125, 0, 62, 126, 0, 63, 127, 0};
+  alignas(64) static const std::int8_t kIndex5[64] = {106, 1, 2, 107, 4, 5, 108, 7, 8, 109, 10, 11, 110, 13, 14, 111, 16, 17, 112, 19, 20, 113, 22, 23, 114, 25, 26, 115, 28, 29, 116, 31, 32, 117, 34, 35, 118, 37, 38, 119, 40, 41, 120, 43, 44, 121, 46, 47, 122, 49, 50, 123, 52, 53, 124, 55, 56, 125, 58, 59, 126, 61, 62, 127};
   const __m512i v0 = _mm512_loadu_si512(in + 0);
   const __m512i v1 = _mm512_loadu_si512(in + 50176);
   const __m512i v2 = _mm512_loadu_si512(in + 100352);
-  const __m512i v3 = _mm512_loadu_si512(in + 64);
-  const __m512i v4 = _mm512_loadu_si512(in + 50240);
-  const __m512i v5 = _mm512_loadu_si512(in + 100416);
-  const __m512i v6 = _mm512_mask_permutex_epi64(v0, static_cast<__mmask8>(0xCC), v1, 0x4E);
-  const __m512i v7 = _mm512_mask_permutex_epi64(v1, static_cast<__mmask8>(0x33), v0, 0x4E);
-  const __m512i v8 = _mm512_mask_permutex_epi64(v2, static_cast<__mmask8>(0x33), v2, 0x4E);
-  const __m512i v9 = _mm512_mask_permutex_epi64(v3, static_cast<__mmask8>(0xCC), v4, 0x4E);
-  const __m512i v10 = _mm512_mask_permutex_epi64(v4, static_cast<__mmask8>(0x33), v3, 0x4E);
-  const __m512i v11 = _mm512_mask_permutex_epi64(v5, static_cast<__mmask8>(0x33), v5, 0x4E);
-  const __m512i v12 = _mm512_permutex2var_epi8(v2, _mm512_load_si512(kIndex0), v6);
-  const __m512i v13 = _mm512_permutex2var_epi8(v7, _mm512_load_si512(kIndex1), v8);
-  const __m512i v14 = _mm512_permutex2var_epi8(v2, _mm512_load_si512(kIndex2), v6);
-  const __m512i v15 = _mm512_permutex2var_epi8(v7, _mm512_load_si512(kIndex3), v8);
-  const __m512i v16 = _mm512_permutex2var_epi8(v5, _mm512_load_si512(kIndex0), v9);
-  const __m512i v17 = _mm512_permutex2var_epi8(v10, _mm512_load_si512(kIndex1), v11);
-  const __m512i v18 = _mm512_permutex2var_epi8(v5, _mm512_load_si512(kIndex2), v9);
-  const __m512i v19 = _mm512_permutex2var_epi8(v10, _mm512_load_si512(kIndex3), v11);
-  _mm512_mask_storeu_epi8(out + 0, static_cast<__mmask64>(0xffffffffffffull), v12);
-  _mm512_mask_storeu_epi8(out + 48, static_cast<__mmask64>(0xffffffffffffull), v13);
-  _mm512_mask_storeu_epi8(out + 96, static_cast<__mmask64>(0xffffffffffffull), v14);
-  _mm512_mask_storeu_epi8(out + 144, static_cast<__mmask64>(0xffffffffffffull), v15);
-  _mm512_mask_storeu_epi8(out + 192, static_cast<__mmask64>(0xffffffffffffull), v16);
-  _mm512_mask_storeu_epi8(out + 240, static_cast<__mmask64>(0xffffffffffffull), v17);
-  _mm512_mask_storeu_epi8(out + 288, static_cast<__mmask64>(0xffffffffffffull), v18);
-  _mm512_mask_storeu_epi8(out + 336, static_cast<__mmask64>(0xffffffffffffull), v19);
+  const __m512i v3 = _mm512_permutex2var_epi8(v0, _mm512_load_si512(kIndex0), v1);
+  const __m512i v4 = _mm512_permutex2var_epi8(v3, _mm512_load_si512(kIndex1), v2);
+  _mm512_storeu_si512(out + 0, v4);
+  const __m512i v5 = _mm512_permutex2var_epi8(v0, _mm512_load_si512(kIndex2), v1);
+  const __m512i v6 = _mm512_permutex2var_epi8(v5, _mm512_load_si512(kIndex3), v2);
+  _mm512_storeu_si512(out + 64, v6);
+  const __m512i v7 = _mm512_permutex2var_epi8(v0, _mm512_load_si512(kIndex4), v1);
+  const __m512i v8 = _mm512_permutex2var_epi8(v7, _mm512_load_si512(kIndex5), v2);
+  _mm512_storeu_si512(out + 128, v8);
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 392, in_stride 128, out_stride 384  (axis 1 in chunks of 128)
+//   i0: count 784, in_stride 64, out_stride 192  (axis 1 in chunks of 64)
 void dl_u8_chw_to_hwc_run(const dl_u8_chw_to_hwc_elem* in, dl_u8_chw_to_hwc_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
   std::int64_t i0 = begin;
-  std::int64_t in_off = i0 * 128;
-  std::int64_t out_off = i0 * 384;
+  std::int64_t in_off = i0 * 64;
+  std::int64_t out_off = i0 * 192;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i0 + (end - it < 392 - i0 ? end - it : 392 - i0);
+    const std::int64_t stop = i0 + (end - it < 784 - i0 ? end - it : 784 - i0);
     it += stop - i0;
-    for (; i0 < stop; ++i0, in_off += 128, out_off += 384) dl_u8_chw_to_hwc_block0(in + in_off, out + out_off);
+    for (; i0 < stop; ++i0, in_off += 64, out_off += 192) dl_u8_chw_to_hwc_block0(in + in_off, out + out_off);
   }
 }
 
 }  // namespace
 
 extern "C" void dl_u8_chw_to_hwc(const void* in, void* out) {
-  dl_u8_chw_to_hwc_run(static_cast<const dl_u8_chw_to_hwc_elem*>(in), static_cast<dl_u8_chw_to_hwc_elem*>(out), 0, 392);
+  dl_u8_chw_to_hwc_run(static_cast<const dl_u8_chw_to_hwc_elem*>(in), static_cast<dl_u8_chw_to_hwc_elem*>(out), 0, 784);
 }
 
 extern "C" void dl_u8_chw_to_hwc_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
   dl_u8_chw_to_hwc_run(static_cast<const dl_u8_chw_to_hwc_elem*>(in), static_cast<dl_u8_chw_to_hwc_elem*>(out),
-      gentt_part_begin(392, part, nparts), gentt_part_begin(392, part + 1, nparts));
+      gentt_part_begin(784, part, nparts), gentt_part_begin(784, part + 1, nparts));
 }
 
 static const long long dl_u8_chw_to_hwc_shape[] = {3, 224, 224};

@@ -9,12 +9,9 @@
 //
 // Kernel dl_f32_nchw_to_nhwc: float32 (4 bytes) shape (2, 3, 224, 224) perm (0, 2, 3, 1), isa avx512skx (512 bits)
 //   canonical: shape (2, 3, 50176) perm (0, 2, 1), 4-byte elements
-//   block: 16 lanes, 7 bits [a1:4(pad 3) a2:32], 8 register(s)
-//   input row (lane bit 0 first): a2.0 a2.1 a2.2 a2.3
-//   output row (lane bit 0 first): a1.0 a1.1 a2.0 a2.1
-//   shuffle steps: 2; padding efficiency: 75.0%
-//   loops: 2 (3136 iterations); programs: 1; unroll: 1
-//     program 0 (full blocks): 6 loads, 14 shuffles, 8 stores
+//   block: interleaved planes: 3 planes of 50176 elements (axis 1) into each output row; a block is 16 pixels of each plane: 3 loads, 6 two-source shuffles, 3 whole-vector stores (not the GenTT block)
+//   loops: 2 (6272 iterations); programs: 1; unroll: 1
+//     program 0 (full): 3 loads, 6 shuffles, 3 stores
 //
 // Kernel dl_f32_nhwc_to_nchw: float32 (4 bytes) shape (2, 224, 224, 3) perm (0, 3, 1, 2), isa avx512skx (512 bits)
 //   canonical: shape (2, 50176, 3) perm (0, 2, 1), 4-byte elements
@@ -218,57 +215,43 @@ namespace {
 
 using dl_f32_nchw_to_nhwc_elem = gentt_bytes<4>;
 
-// dl_f32_nchw_to_nhwc_block0 (full blocks): 6 loads, 14 shuffles, 8 stores.
+// dl_f32_nchw_to_nhwc_block0 (full): 3 loads, 6 shuffles, 3 stores.
 inline void dl_f32_nchw_to_nhwc_block0(const dl_f32_nchw_to_nhwc_elem* in, dl_f32_nchw_to_nhwc_elem* out) {
-  alignas(64) static const std::int32_t kIndex0[16] = {16, 20, 0, 17, 21, 1, 18, 22, 2, 19, 23, 3, 0, 0, 0, 0};
-  alignas(64) static const std::int32_t kIndex1[16] = {0, 4, 16, 1, 5, 17, 2, 6, 18, 3, 7, 19, 0, 0, 0, 0};
-  alignas(64) static const std::int32_t kIndex2[16] = {24, 28, 8, 25, 29, 9, 26, 30, 10, 27, 31, 11, 0, 0, 0, 0};
-  alignas(64) static const std::int32_t kIndex3[16] = {8, 12, 24, 9, 13, 25, 10, 14, 26, 11, 15, 27, 0, 0, 0, 0};
+  alignas(64) static const std::int32_t kIndex0[16] = {0, 16, 0, 1, 17, 0, 2, 18, 0, 3, 19, 0, 4, 20, 0, 5};
+  alignas(64) static const std::int32_t kIndex1[16] = {0, 1, 16, 3, 4, 17, 6, 7, 18, 9, 10, 19, 12, 13, 20, 15};
+  alignas(64) static const std::int32_t kIndex2[16] = {21, 0, 6, 22, 0, 7, 23, 0, 8, 24, 0, 9, 25, 0, 10, 26};
+  alignas(64) static const std::int32_t kIndex3[16] = {0, 21, 2, 3, 22, 5, 6, 23, 8, 9, 24, 11, 12, 25, 14, 15};
+  alignas(64) static const std::int32_t kIndex4[16] = {0, 11, 27, 0, 12, 28, 0, 13, 29, 0, 14, 30, 0, 15, 31, 0};
+  alignas(64) static const std::int32_t kIndex5[16] = {26, 1, 2, 27, 4, 5, 28, 7, 8, 29, 10, 11, 30, 13, 14, 31};
   const __m512i v0 = _mm512_loadu_si512(in + 0);
   const __m512i v1 = _mm512_loadu_si512(in + 50176);
   const __m512i v2 = _mm512_loadu_si512(in + 100352);
-  const __m512i v3 = _mm512_loadu_si512(in + 16);
-  const __m512i v4 = _mm512_loadu_si512(in + 50192);
-  const __m512i v5 = _mm512_loadu_si512(in + 100368);
-  const __m512i v6 = _mm512_mask_permutex_epi64(v0, static_cast<__mmask8>(0xCC), v1, 0x4E);
-  const __m512i v7 = _mm512_mask_permutex_epi64(v1, static_cast<__mmask8>(0x33), v0, 0x4E);
-  const __m512i v8 = _mm512_mask_permutex_epi64(v2, static_cast<__mmask8>(0x33), v2, 0x4E);
-  const __m512i v9 = _mm512_mask_permutex_epi64(v3, static_cast<__mmask8>(0xCC), v4, 0x4E);
-  const __m512i v10 = _mm512_mask_permutex_epi64(v4, static_cast<__mmask8>(0x33), v3, 0x4E);
-  const __m512i v11 = _mm512_mask_permutex_epi64(v5, static_cast<__mmask8>(0x33), v5, 0x4E);
-  const __m512i v12 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex0), v6);
-  const __m512i v13 = _mm512_permutex2var_epi32(v7, _mm512_load_si512(kIndex1), v8);
-  const __m512i v14 = _mm512_permutex2var_epi32(v2, _mm512_load_si512(kIndex2), v6);
-  const __m512i v15 = _mm512_permutex2var_epi32(v7, _mm512_load_si512(kIndex3), v8);
-  const __m512i v16 = _mm512_permutex2var_epi32(v5, _mm512_load_si512(kIndex0), v9);
-  const __m512i v17 = _mm512_permutex2var_epi32(v10, _mm512_load_si512(kIndex1), v11);
-  const __m512i v18 = _mm512_permutex2var_epi32(v5, _mm512_load_si512(kIndex2), v9);
-  const __m512i v19 = _mm512_permutex2var_epi32(v10, _mm512_load_si512(kIndex3), v11);
-  _mm512_mask_storeu_epi32(out + 0, static_cast<__mmask16>(0xfffu), v12);
-  _mm512_mask_storeu_epi32(out + 12, static_cast<__mmask16>(0xfffu), v13);
-  _mm512_mask_storeu_epi32(out + 24, static_cast<__mmask16>(0xfffu), v14);
-  _mm512_mask_storeu_epi32(out + 36, static_cast<__mmask16>(0xfffu), v15);
-  _mm512_mask_storeu_epi32(out + 48, static_cast<__mmask16>(0xfffu), v16);
-  _mm512_mask_storeu_epi32(out + 60, static_cast<__mmask16>(0xfffu), v17);
-  _mm512_mask_storeu_epi32(out + 72, static_cast<__mmask16>(0xfffu), v18);
-  _mm512_mask_storeu_epi32(out + 84, static_cast<__mmask16>(0xfffu), v19);
+  const __m512i v3 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex0), v1);
+  const __m512i v4 = _mm512_permutex2var_epi32(v3, _mm512_load_si512(kIndex1), v2);
+  _mm512_storeu_si512(out + 0, v4);
+  const __m512i v5 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex2), v1);
+  const __m512i v6 = _mm512_permutex2var_epi32(v5, _mm512_load_si512(kIndex3), v2);
+  _mm512_storeu_si512(out + 16, v6);
+  const __m512i v7 = _mm512_permutex2var_epi32(v0, _mm512_load_si512(kIndex4), v1);
+  const __m512i v8 = _mm512_permutex2var_epi32(v7, _mm512_load_si512(kIndex5), v2);
+  _mm512_storeu_si512(out + 32, v8);
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
 //   i0: count 2, in_stride 150528, out_stride 150528  (axis 0)
-//   i1: count 1568, in_stride 32, out_stride 96  (axis 2 in chunks of 32)
+//   i1: count 3136, in_stride 16, out_stride 48  (axis 2 in chunks of 16)
 void dl_f32_nchw_to_nhwc_run(const dl_f32_nchw_to_nhwc_elem* in, dl_f32_nchw_to_nhwc_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
-  std::int64_t i0 = begin / 1568;
-  std::int64_t i1 = begin % 1568;
-  std::int64_t in_off = i0 * 150528 + i1 * 32;
-  std::int64_t out_off = i0 * 150528 + i1 * 96;
+  std::int64_t i0 = begin / 3136;
+  std::int64_t i1 = begin % 3136;
+  std::int64_t in_off = i0 * 150528 + i1 * 16;
+  std::int64_t out_off = i0 * 150528 + i1 * 48;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i1 + (end - it < 1568 - i1 ? end - it : 1568 - i1);
+    const std::int64_t stop = i1 + (end - it < 3136 - i1 ? end - it : 3136 - i1);
     it += stop - i1;
-    for (; i1 < stop; ++i1, in_off += 32, out_off += 96) dl_f32_nchw_to_nhwc_block0(in + in_off, out + out_off);
-    if (i1 == 1568) {
+    for (; i1 < stop; ++i1, in_off += 16, out_off += 48) dl_f32_nchw_to_nhwc_block0(in + in_off, out + out_off);
+    if (i1 == 3136) {
       i1 = 0;
       in_off += 100352;
       ++i0;
@@ -279,13 +262,13 @@ void dl_f32_nchw_to_nhwc_run(const dl_f32_nchw_to_nhwc_elem* in, dl_f32_nchw_to_
 }  // namespace
 
 extern "C" void dl_f32_nchw_to_nhwc(const void* in, void* out) {
-  dl_f32_nchw_to_nhwc_run(static_cast<const dl_f32_nchw_to_nhwc_elem*>(in), static_cast<dl_f32_nchw_to_nhwc_elem*>(out), 0, 3136);
+  dl_f32_nchw_to_nhwc_run(static_cast<const dl_f32_nchw_to_nhwc_elem*>(in), static_cast<dl_f32_nchw_to_nhwc_elem*>(out), 0, 6272);
 }
 
 extern "C" void dl_f32_nchw_to_nhwc_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
   dl_f32_nchw_to_nhwc_run(static_cast<const dl_f32_nchw_to_nhwc_elem*>(in), static_cast<dl_f32_nchw_to_nhwc_elem*>(out),
-      gentt_part_begin(3136, part, nparts), gentt_part_begin(3136, part + 1, nparts));
+      gentt_part_begin(6272, part, nparts), gentt_part_begin(6272, part + 1, nparts));
 }
 
 static const long long dl_f32_nchw_to_nhwc_shape[] = {2, 3, 224, 224};

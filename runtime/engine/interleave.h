@@ -10,10 +10,12 @@
 // one 64-byte vector per plane) is C loads and C full 64-byte output vectors, each built by C
 // masked permutes (vpermd / vpermw / vpermb / vpermq: output vector j takes, lane by lane, the
 // plane and pixel that its element jV + t holds). Full vectors stream where the row starts on a
-// line. Intel server core, 1 thread, x best copy: see docs/performance.md.
+// line (the generated kernels build the same vectors from two-source shuffle chains,
+// ir/interleave.h). Intel server core, 1 thread, x best copy: docs/runtime.md.
 //
-// AVX-512 (bytes with VBMI) and non-power-of-two C from 3 to 15 only; the caller falls back to
-// the block engines otherwise. AVX2 has no masked cross-lane permutes of 8- and 16-bit lanes: not
+// AVX-512 (bytes with VBMI) and non-power-of-two C from 3 to 15 only, for the problems that the
+// generated kernels interleave too (ir/interleave.h's interleave_channels, which plan_permute
+// asks); the caller falls back to the block engines otherwise. AVX2 has no masked cross-lane permutes of 8- and 16-bit lanes: not
 // built there.
 #pragma once
 
@@ -24,10 +26,6 @@
 #include "runtime/engine/engine.h"
 
 namespace gentt::engine {
-
-// Rows of fewer pixels than this many vectors' worth stay with the block engines (each row ends
-// with a scalar tail of up to V - 1 pixels).
-inline constexpr std::int64_t kInterleaveMinGroups = 4;
 
 struct InterleaveSpec {
   std::int64_t channels = 0;         // C: the output's innermost axis, C * elem_bytes < 64

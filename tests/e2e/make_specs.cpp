@@ -132,6 +132,12 @@ int main(int argc, char** argv) {
     // the split problem: 2100 as 7 x 300, 256 as 8 x 32, pieces of 192 bytes to 300 streams.
     const bool short_split = x86 && c == 13 && cases > 13 && !random_only;
     if (short_split) p = {{3, 256, 2100}, {2, 1, 0}, 2};
+    // x86: planes interleaved (ir/interleave.h; AVX-512 levels, bytes with VBMI; the GenTT block
+    // elsewhere): two batches of 3 planes of 700 (a tail of 28 or 60 lanes); 5 planes of 1600
+    // float32, streaming stores asked for (C > 3 in cache only then), one row, no tail.
+    const bool interleaved = x86 && (c == 14 || c == 15) && cases > 15 && !random_only;
+    if (interleaved && c == 14) p = {{2, 3, 700}, {0, 2, 1}, isa == "avx512" ? 1 : 2};
+    if (interleaved && c == 15) p = {{5, 1600}, {1, 0}, 4};
     const bool streaming = x86 && c >= cases - cases / 4;
     if (streaming) make_streamable(p, rng, isa == "avx2" ? 32 : 64);
     // The eighth before them ask for streaming stores on any shape: where no streaming variant
@@ -140,7 +146,7 @@ int main(int argc, char** argv) {
     const bool staged = x86 && !streaming && c >= cases - cases / 4 - cases / 8 && c > 2;
     // avx512skx moves single bytes without VBMI (word permutes and in-lane byte shuffles): half of
     // its other cases get byte-unit elements.
-    if (isa == "avx512skx" && !streaming && !assembled && !split && !paired && !chained && !kept_short && !kept_split && !short_split && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
+    if (isa == "avx512skx" && !streaming && !assembled && !split && !paired && !chained && !kept_short && !kept_split && !short_split && !interleaved && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
     nlohmann::ordered_json k;
     const std::string name = prefix + std::to_string(c);
     k["name"] = name;
@@ -149,7 +155,7 @@ int main(int argc, char** argv) {
     k["perm"] = p.perm;
     k["isa"] = isa;
     if (vector_bits) k["vector_bits"] = vector_bits;
-    if (streaming || staged || kept_rows || assembled || split || paired || chained || kept_short || kept_split || short_split) k["stores"] = "streaming";
+    if (streaming || staged || kept_rows || assembled || split || paired || chained || kept_short || kept_split || short_split || interleaved) k["stores"] = "streaming";
     specs[c % shards]["kernels"].push_back(k);
     arm_cases.push_back({name, p.elem_bytes, p.shape, p.perm});
   }
