@@ -269,7 +269,8 @@ void emit_tile_step(CodeWriter& w, const std::vector<LoopDim>& outer, const char
 }
 
 // NAME_run_staged: flat iterations [begin, end) as NAME_run, each whole tile of them (ir/staging.h)
-// run into a buffer on the stack that has the tile's offset within a line, then copied out with
+// run into a heap buffer (std::malloc, once per call; without one, NAME_run) that has the tile's
+// offset within a line, then copied out with
 // whole-line non-temporal stores (for streamed rows, Kernel::stage_rows, copied from the input
 // row itself); the partial tiles at the ends of a part run straight into `out`.
 void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, const SkeletonHooks& hooks) {
@@ -301,8 +302,18 @@ void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, co
               w.linef("{}_run(in, out, begin, end);", k.name);
               w.line("return;");
             });
+            if (!rows) {
+              w.comment(fmt::format("The buffer ({} bytes and a line), on a line.", tile_bytes));
+              w.linef("void* const mem = std::malloc({});", tile_bytes + 2 * kLineBytes);
+              w.block("if (!mem)", [&] {
+                w.linef("{}_run(in, out, begin, end);", k.name);
+                w.line("return;");
+              });
+              w.linef("unsigned char* const stage = static_cast<unsigned char*>(mem) + ({0} - "
+                      "reinterpret_cast<std::uintptr_t>(mem) % {0});",
+                      kLineBytes);
+            }
             w.linef("if (begin < first * {0}) {1}_run(in, out, begin, first * {0});", per, k.name);
-            if (!rows) w.linef("alignas({0}) unsigned char stage[{1} + {0}];", kLineBytes, tile_bytes);
             // The tile's output (and, for rows, input) offset in elements, from the loops above it:
             // decoded once, then an odometer.
             emit_tile_start(w, outer, "tile_off", rows ? "in_off" : nullptr);
@@ -334,6 +345,7 @@ void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, co
               if (!outer.empty()) emit_tile_step(w, outer, "tile_off", rows ? "in_off" : nullptr);
             });
             w.line(hooks.stream_fence);
+            if (!rows) w.line("std::free(mem);");
             w.linef("if (last * {0} < end) {1}_run(in, out, last * {0}, end);", per, k.name);
           });
 }

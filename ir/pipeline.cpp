@@ -133,7 +133,7 @@ Lowered run_pipeline(const Problem& given) {
     AssemblyChoice choice = choose_assembly(out.plan, [&] {
       std::string stage_why;
       return !out.kernel.tiled && out.kernel.regions.empty() &&
-             plan_staging(out.plan, out.kernel.loops, &stage_why, kStageMinTileBytes, kStageMaxStackTileBytes,
+             plan_staging(out.plan, out.kernel.loops, &stage_why, kStageMinTileBytes, kStageMaxGeneratedTileBytes,
                           kStageMaxKeptRowBytes);
     });
     const std::optional<AssemblyPlan>& a = choice.assembly;
@@ -186,7 +186,7 @@ Lowered run_pipeline(const Problem& given) {
     const int64_t min_tile = asked ? 1 : kStageMinTileBytes, max_kept = asked ? 0 : kStageMaxKeptRowBytes;
     std::optional<StagePlan> stage =
         rows ? std::nullopt
-             : plan_staging(out.plan, out.kernel.loops, &why, min_tile, kStageMaxStackTileBytes, max_kept);
+             : plan_staging(out.plan, out.kernel.loops, &why, min_tile, kStageMaxGeneratedTileBytes, max_kept);
     // Where one loop takes the tile past the window (ir/staging.h), that loop in chunks.
     if (!rows && !stage) {
       if (std::optional<StageCut> cut =
@@ -194,7 +194,7 @@ Lowered run_pipeline(const Problem& given) {
                                 asked ? 0 : kStageCutMaxKeptRowBytes)) {
         out.kernel.loops = std::move(cut->loops);
         verify_kernel(out.kernel);
-        stage = plan_staging(out.plan, out.kernel.loops, &why, min_tile, kStageMaxStackTileBytes, max_kept);
+        stage = plan_staging(out.plan, out.kernel.loops, &why, min_tile, kStageMaxGeneratedTileBytes, max_kept);
         if (stage) stage->reason += " (" + cut->note + ")";
       }
     }

@@ -37,10 +37,11 @@ inline constexpr int64_t kStageMinBytes = int64_t{16} << 20;
 // (1 MiB per core on Zen 4) beside the lines the blocks read; 17^6 float64's 39 KB tiles gained
 // 1.1x there.
 inline constexpr int64_t kStageMaxTileBytes = int64_t{128} << 10;
-// The largest tile of a generated kernel, whose buffer is on the stack of the calling thread.
-// 64 KiB would stage 17^6 float64's tiles of 39 KB too (1.23-1.28x on three of four such TTLG
-// cases, 0.86x on the fourth), but is a large frame for threads with small stacks (musl: 128 KiB).
-inline constexpr int64_t kStageMaxStackTileBytes = int64_t{32} << 10;
+// The generated kernels' tiles are as large (their buffer is on the heap, std::malloc once per
+// call, as the assembled walk's: on the stack 32 KiB was the most, a large frame for threads with
+// small stacks, and left 17^6 float64's tiles of 39 KB cached: TTLG (4,3,2,5,0,1) then ran at
+// 4.3 or 10.2 GB/s depending on the process, staged at 12).
+inline constexpr int64_t kStageMaxGeneratedTileBytes = kStageMaxTileBytes;
 // The smallest tile worth a pass of its own (below it, the per-tile cost shows).
 inline constexpr int64_t kStageMinTileBytes = int64_t{2} << 10;
 
@@ -77,7 +78,7 @@ struct StagePlan {
 
 // The staging level of the loop nest `loops` (outermost first; LoopDim::axis set, as
 // make_block_loops does) of `plan`, for a contiguous output: the level of the largest tile of
-// min_tile_bytes to max_tile_bytes (generated kernels pass kStageMaxStackTileBytes; tests, 1 for
+// min_tile_bytes to max_tile_bytes (generated kernels pass kStageMaxGeneratedTileBytes; tests, 1 for
 // small problems). nullopt with `why` set when no level qualifies (the loops below every level
 // leave some block axis or some inner output axis uncovered, or the tiles are too small or too
 // large), or when the plan copies rows of max_kept_row_bytes or more whole (kept_row_bytes; 0:

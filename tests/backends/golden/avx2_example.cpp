@@ -125,7 +125,7 @@ typedef struct gentt_kernel_info {
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>  // std::malloc: the buffer of assembled output (ir/assembly.h)
+#include <cstdlib>  // std::malloc: the buffers of staged and assembled output (ir/staging.h, ir/assembly.h)
 #include <cstring>
 
 #endif  // GENTT_AVX2_PRELUDE_H

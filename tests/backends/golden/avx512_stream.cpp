@@ -126,7 +126,7 @@ typedef struct gentt_kernel_info {
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>  // std::malloc: the buffer of assembled output (ir/assembly.h)
+#include <cstdlib>  // std::malloc: the buffers of staged and assembled output (ir/staging.h, ir/assembly.h)
 #include <cstring>
 
 #endif  // GENTT_AVX512_PRELUDE_H
@@ -281,8 +281,14 @@ void avx512_stream_run_staged(const avx512_stream_elem* in, avx512_stream_elem* 
     avx512_stream_run(in, out, begin, end);
     return;
   }
+  // The buffer (6144 bytes and a line), on a line.
+  void* const mem = std::malloc(6272);
+  if (!mem) {
+    avx512_stream_run(in, out, begin, end);
+    return;
+  }
+  unsigned char* const stage = static_cast<unsigned char*>(mem) + (64 - reinterpret_cast<std::uintptr_t>(mem) % 64);
   if (begin < first * 6) avx512_stream_run(in, out, begin, first * 6);
-  alignas(64) unsigned char stage[6144 + 64];
   std::int64_t tile_off = 0;
   for (std::int64_t t = first; t < last; ++t) {
     unsigned char* dst = reinterpret_cast<unsigned char*>(out + tile_off);
@@ -302,6 +308,7 @@ void avx512_stream_run_staged(const avx512_stream_elem* in, avx512_stream_elem* 
     std::memcpy(dst + i, buf + i, static_cast<std::size_t>(6144 - i));
   }
   _mm_sfence();  // order the streaming stores before returning
+  std::free(mem);
   if (last * 6 < end) avx512_stream_run(in, out, last * 6, end);
 }
 
