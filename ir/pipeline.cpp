@@ -41,13 +41,14 @@ Lowered run_pipeline(const Problem& given) {
   out.plan = make_plan(c, lanes_for(problem.target, problem.dtype.bytes));
   if (!width.reason.empty()) out.plan.reasons.insert(out.plan.reasons.begin(), width.reason);
   const bool avx512_target = is_avx512_level(problem.target.isa);  // ir/tiling.h's tile_min_bytes_for
-  // Interleaved planes (ir/interleave.h): a short axis moved innermost, on AVX-512 levels' zmm.
+  // Interleaved planes (ir/interleave.h): a short axis moved innermost, on AVX-512 levels' zmm and
+  // on AVX2 (whose byte shuffles need no VBMI: they are in-lane vpshufb and blends).
   const int64_t bytes = c.elem_bytes;
   int64_t total = c.elem_bytes;
   for (int64_t x : c.shape) total *= x;
-  if (avx512_target && problem.target.vector_bits == 512 &&
+  if (((avx512_target && problem.target.vector_bits == 512) || problem.target.isa == Isa::avx2) &&
       interleave_channels(c, out.plan.lanes, total, problem.stores == StoreMode::streaming,
-                          problem.target.isa == Isa::avx512) > 0) {
+                          problem.target.isa == Isa::avx512 || problem.target.isa == Isa::avx2) > 0) {
     out.kernel = *lower_interleave(c, out.plan.lanes, problem.name, false);
     verify_kernel(out.kernel);
     // The GenTT plan's reasons describe blocks this kernel does not run.
@@ -61,6 +62,9 @@ Lowered run_pipeline(const Problem& given) {
     const bool stream = problem.stores == StoreMode::streaming ||
                         (problem.stores == StoreMode::automatic && total >= kStreamMinBytes);
     if (stream) out.stream_kernel = lower_interleave(c, out.plan.lanes, problem.name + "_stream", true);
+    // Half-line vectors (AVX2): a block's stores are consecutive and so are the blocks of the
+    // innermost loop, so each line's two halves are written one after the other (halves_apart's
+    // pairing rule, made for blocks whose stores go to several rows, does not see that).
     if (out.stream_kernel) verify_kernel(*out.stream_kernel);
     out.plan.reasons.push_back(out.stream_kernel ? "stores: streaming when out is 64-byte aligned (whole vectors)"
                                : stream          ? "stores: cached (" + nests_off_lines(out.kernel) + ")"

@@ -9,12 +9,9 @@
 //
 // Kernel dl_f32_nchw_to_nhwc: float32 (4 bytes) shape (2, 3, 224, 224) perm (0, 2, 3, 1), isa avx2 (256 bits)
 //   canonical: shape (2, 3, 50176) perm (0, 2, 1), 4-byte elements
-//   block: 8 lanes, 6 bits [a1:4(pad 3) a2:16], 8 register(s)
-//   input row (lane bit 0 first): a2.0 a2.1 a2.2
-//   output row (lane bit 0 first): a1.0 a1.1 a2.0
-//   shuffle steps: 2; padding efficiency: 75.0%
-//   loops: 2 (6272 iterations); programs: 1; unroll: 1
-//     program 0 (full blocks): 6 loads, 14 shuffles, 8 stores
+//   block: interleaved planes: 3 planes of 50176 elements (axis 1) into each output row; a block is 8 pixels of each plane: 3 loads, 6 two-source shuffles, 3 whole-vector stores (not the GenTT block)
+//   loops: 2 (12544 iterations); programs: 1; unroll: 1
+//     program 0 (full): 3 loads, 6 shuffles, 3 stores
 //
 // Kernel dl_f32_nhwc_to_nchw: float32 (4 bytes) shape (2, 224, 224, 3) perm (0, 3, 1, 2), isa avx2 (256 bits)
 //   canonical: shape (2, 50176, 3) perm (0, 2, 1), 4-byte elements
@@ -36,12 +33,9 @@
 //
 // Kernel dl_u8_chw_to_hwc: uint8 (1 bytes) shape (3, 224, 224) perm (1, 2, 0), isa avx2 (256 bits)
 //   canonical: shape (3, 50176) perm (1, 0), 1-byte elements
-//   block: 32 lanes, 8 bits [a0:4(pad 3) a1:64], 8 register(s)
-//   input row (lane bit 0 first): a1.0 a1.1 a1.2 a1.3 a1.4
-//   output row (lane bit 0 first): a0.0 a0.1 a1.0 a1.1 a1.2
-//   shuffle steps: 2; padding efficiency: 75.0%
-//   loops: 1 (784 iterations); programs: 1; unroll: 1
-//     program 0 (full blocks): 6 loads, 14 shuffles, 8 stores
+//   block: interleaved planes: 3 planes of 50176 elements (axis 0) into each output row; a block is 32 pixels of each plane: 3 loads, 6 two-source shuffles, 3 whole-vector stores (not the GenTT block)
+//   loops: 1 (1568 iterations); programs: 1; unroll: 1
+//     program 0 (full): 3 loads, 6 shuffles, 3 stores
 //
 // Kernel dl_f32_transpose_1024: float32 (4 bytes) shape (1024, 1024) perm (1, 0), isa avx2 (256 bits)
 //   canonical: shape (1024, 1024) perm (1, 0), 4-byte elements
@@ -300,71 +294,43 @@ namespace {
 
 using dl_f32_nchw_to_nhwc_elem = gentt_bytes<4>;
 
-// dl_f32_nchw_to_nhwc_block0 (full blocks): 6 loads, 14 shuffles, 8 stores.
+// dl_f32_nchw_to_nhwc_block0 (full): 3 loads, 6 shuffles, 3 stores.
 inline void dl_f32_nchw_to_nhwc_block0(const dl_f32_nchw_to_nhwc_elem* in, dl_f32_nchw_to_nhwc_elem* out) {
-  alignas(32) static const std::int32_t kPermute0[8] = {0, 2, 2, 1, 3, 5, 6, 7};
-  alignas(32) static const std::int32_t kPermute1[8] = {4, 6, 2, 5, 7, 5, 6, 7};
+  alignas(32) static const std::int32_t kPermute0[8] = {0, 0, 2, 3, 1, 5, 6, 2};
+  alignas(32) static const std::int32_t kPermute1[8] = {5, 1, 2, 6, 4, 5, 7, 7};
   const __m256i v0 = gentt_avx2_load(in + 0);
   const __m256i v1 = gentt_avx2_load(in + 50176);
   const __m256i v2 = gentt_avx2_load(in + 100352);
-  const __m256i v3 = gentt_avx2_load(in + 8);
-  const __m256i v4 = gentt_avx2_load(in + 50184);
-  const __m256i v5 = gentt_avx2_load(in + 100360);
-  const __m256i v6 = _mm256_unpacklo_epi64(v0, v1);
-  const __m256i v7 = _mm256_unpackhi_epi64(v0, v1);
-  const __m256i v8 = _mm256_shuffle_epi32(v2, 0xee);
-  const __m256i v9 = _mm256_unpacklo_epi64(v3, v4);
-  const __m256i v10 = _mm256_unpackhi_epi64(v3, v4);
-  const __m256i v11 = _mm256_shuffle_epi32(v5, 0xee);
-  const __m256i v12_0 = _mm256_permute4x64_epi64(v2, 0xc0);
-  const __m256i v12_1 = _mm256_permutevar8x32_epi32(v6, gentt_avx2_table(kPermute0));
-  const __m256i v12 = _mm256_blend_epi32(v12_0, v12_1, 0x1b);
-  const __m256i v13_0 = _mm256_permutevar8x32_epi32(v7, gentt_avx2_table(kPermute0));
-  const __m256i v13_1 = _mm256_permute4x64_epi64(v8, 0xc0);
-  const __m256i v13 = _mm256_blend_epi32(v13_0, v13_1, 0x24);
-  const __m256i v14_0 = _mm256_permute4x64_epi64(v2, 0xe8);
-  const __m256i v14_1 = _mm256_permutevar8x32_epi32(v6, gentt_avx2_table(kPermute1));
-  const __m256i v14 = _mm256_blend_epi32(v14_0, v14_1, 0x1b);
-  const __m256i v15_0 = _mm256_permutevar8x32_epi32(v7, gentt_avx2_table(kPermute1));
-  const __m256i v15_1 = _mm256_permute4x64_epi64(v8, 0xe8);
-  const __m256i v15 = _mm256_blend_epi32(v15_0, v15_1, 0x24);
-  const __m256i v16_0 = _mm256_permute4x64_epi64(v5, 0xc0);
-  const __m256i v16_1 = _mm256_permutevar8x32_epi32(v9, gentt_avx2_table(kPermute0));
-  const __m256i v16 = _mm256_blend_epi32(v16_0, v16_1, 0x1b);
-  const __m256i v17_0 = _mm256_permutevar8x32_epi32(v10, gentt_avx2_table(kPermute0));
-  const __m256i v17_1 = _mm256_permute4x64_epi64(v11, 0xc0);
-  const __m256i v17 = _mm256_blend_epi32(v17_0, v17_1, 0x24);
-  const __m256i v18_0 = _mm256_permute4x64_epi64(v5, 0xe8);
-  const __m256i v18_1 = _mm256_permutevar8x32_epi32(v9, gentt_avx2_table(kPermute1));
-  const __m256i v18 = _mm256_blend_epi32(v18_0, v18_1, 0x1b);
-  const __m256i v19_0 = _mm256_permutevar8x32_epi32(v10, gentt_avx2_table(kPermute1));
-  const __m256i v19_1 = _mm256_permute4x64_epi64(v11, 0xe8);
-  const __m256i v19 = _mm256_blend_epi32(v19_0, v19_1, 0x24);
-  gentt_avx2_store_dwords(out + 0, 6, v12);
-  gentt_avx2_store_dwords(out + 6, 6, v13);
-  gentt_avx2_store_dwords(out + 12, 6, v14);
-  gentt_avx2_store_dwords(out + 18, 6, v15);
-  gentt_avx2_store_dwords(out + 24, 6, v16);
-  gentt_avx2_store_dwords(out + 30, 6, v17);
-  gentt_avx2_store_dwords(out + 36, 6, v18);
-  gentt_avx2_store_dwords(out + 42, 6, v19);
+  const __m256i v3_0 = _mm256_permute4x64_epi64(v0, 0x60);
+  const __m256i v3_1 = _mm256_permutevar8x32_epi32(v1, gentt_avx2_table(kPermute0));
+  const __m256i v3 = _mm256_blend_epi32(v3_0, v3_1, 0x92);
+  const __m256i v4 = _mm256_blend_epi32(v3, _mm256_permute4x64_epi64(v2, 0xc0), 0x24);
+  gentt_avx2_store(out + 0, v4);
+  const __m256i v5 = _mm256_blend_epi32(_mm256_shuffle_epi32(v0, 0x6c), _mm256_shuffle_epi32(v1, 0xf0), 0x24);
+  const __m256i v6 = _mm256_blend_epi32(v5, _mm256_shuffle_epi32(v2, 0xc6), 0x49);
+  gentt_avx2_store(out + 8, v6);
+  const __m256i v7_0 = _mm256_permute4x64_epi64(v0, 0xfc);
+  const __m256i v7_1 = _mm256_permutevar8x32_epi32(v1, gentt_avx2_table(kPermute1));
+  const __m256i v7 = _mm256_blend_epi32(v7_0, v7_1, 0x49);
+  const __m256i v8 = _mm256_blend_epi32(v7, _mm256_permute4x64_epi64(v2, 0xf6), 0x92);
+  gentt_avx2_store(out + 16, v8);
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
 //   i0: count 2, in_stride 150528, out_stride 150528  (axis 0)
-//   i1: count 3136, in_stride 16, out_stride 48  (axis 2 in chunks of 16)
+//   i1: count 6272, in_stride 8, out_stride 24  (axis 2 in chunks of 8)
 void dl_f32_nchw_to_nhwc_run(const dl_f32_nchw_to_nhwc_elem* in, dl_f32_nchw_to_nhwc_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
-  std::int64_t i0 = begin / 3136;
-  std::int64_t i1 = begin % 3136;
-  std::int64_t in_off = i0 * 150528 + i1 * 16;
-  std::int64_t out_off = i0 * 150528 + i1 * 48;
+  std::int64_t i0 = begin / 6272;
+  std::int64_t i1 = begin % 6272;
+  std::int64_t in_off = i0 * 150528 + i1 * 8;
+  std::int64_t out_off = i0 * 150528 + i1 * 24;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i1 + (end - it < 3136 - i1 ? end - it : 3136 - i1);
+    const std::int64_t stop = i1 + (end - it < 6272 - i1 ? end - it : 6272 - i1);
     it += stop - i1;
-    for (; i1 < stop; ++i1, in_off += 16, out_off += 48) dl_f32_nchw_to_nhwc_block0(in + in_off, out + out_off);
-    if (i1 == 3136) {
+    for (; i1 < stop; ++i1, in_off += 8, out_off += 24) dl_f32_nchw_to_nhwc_block0(in + in_off, out + out_off);
+    if (i1 == 6272) {
       i1 = 0;
       in_off += 100352;
       ++i0;
@@ -375,13 +341,13 @@ void dl_f32_nchw_to_nhwc_run(const dl_f32_nchw_to_nhwc_elem* in, dl_f32_nchw_to_
 }  // namespace
 
 extern "C" void dl_f32_nchw_to_nhwc(const void* in, void* out) {
-  dl_f32_nchw_to_nhwc_run(static_cast<const dl_f32_nchw_to_nhwc_elem*>(in), static_cast<dl_f32_nchw_to_nhwc_elem*>(out), 0, 6272);
+  dl_f32_nchw_to_nhwc_run(static_cast<const dl_f32_nchw_to_nhwc_elem*>(in), static_cast<dl_f32_nchw_to_nhwc_elem*>(out), 0, 12544);
 }
 
 extern "C" void dl_f32_nchw_to_nhwc_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
   dl_f32_nchw_to_nhwc_run(static_cast<const dl_f32_nchw_to_nhwc_elem*>(in), static_cast<dl_f32_nchw_to_nhwc_elem*>(out),
-      gentt_part_begin(6272, part, nparts), gentt_part_begin(6272, part + 1, nparts));
+      gentt_part_begin(12544, part, nparts), gentt_part_begin(12544, part + 1, nparts));
 }
 
 static const long long dl_f32_nchw_to_nhwc_shape[] = {2, 3, 224, 224};
@@ -621,81 +587,67 @@ namespace {
 
 using dl_u8_chw_to_hwc_elem = gentt_bytes<1>;
 
-// dl_u8_chw_to_hwc_block0 (full blocks): 6 loads, 14 shuffles, 8 stores.
+// dl_u8_chw_to_hwc_block0 (full): 3 loads, 6 shuffles, 3 stores.
 inline void dl_u8_chw_to_hwc_block0(const dl_u8_chw_to_hwc_elem* in, dl_u8_chw_to_hwc_elem* out) {
-  alignas(32) static const std::uint8_t kShuffle0[32] = {0x80, 0x80, 0, 0x80, 0x80, 1, 0x80, 0x80, 2, 0x80, 0x80, 3, 0x80, 0x80, 4, 0x80, 0x80, 5, 0x80, 0x80, 6, 0x80, 0x80, 7, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
-  alignas(32) static const std::uint8_t kShuffle1[32] = {0, 8, 0x80, 1, 9, 0x80, 2, 10, 0x80, 3, 11, 0x80, 4, 12, 0x80, 5, 13, 0x80, 6, 14, 0x80, 7, 15, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+  alignas(32) static const std::uint8_t kShuffle0[32] = {0, 0x80, 0x80, 1, 0x80, 0x80, 2, 0x80, 0x80, 3, 0x80, 0x80, 4, 0x80, 0x80, 5, 0x80, 0x80, 6, 0x80, 0x80, 7, 0x80, 0x80, 8, 0x80, 0x80, 9, 0x80, 0x80, 10, 0x80};
+  alignas(32) static const std::uint8_t kShuffle1[32] = {0x80, 0, 0x80, 0x80, 1, 0x80, 0x80, 2, 0x80, 0x80, 3, 0x80, 0x80, 4, 0x80, 0x80, 5, 0x80, 0x80, 6, 0x80, 0x80, 7, 0x80, 0x80, 8, 0x80, 0x80, 9, 0x80, 0x80, 10};
+  alignas(32) static const std::uint8_t kShuffle2[32] = {0x80, 0x80, 0, 0x80, 0x80, 1, 0x80, 0x80, 2, 0x80, 0x80, 3, 0x80, 0x80, 4, 0x80, 0x80, 5, 0x80, 0x80, 6, 0x80, 0x80, 7, 0x80, 0x80, 8, 0x80, 0x80, 9, 0x80, 0x80};
+  alignas(32) static const std::uint8_t kBlend0[32] = {0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0};
+  alignas(32) static const std::uint8_t kShuffle3[32] = {0x80, 11, 0x80, 0x80, 12, 0x80, 0x80, 13, 0x80, 0x80, 14, 0x80, 0x80, 15, 0x80, 0x80, 0, 0x80, 0x80, 1, 0x80, 0x80, 2, 0x80, 0x80, 3, 0x80, 0x80, 4, 0x80, 0x80, 5};
+  alignas(32) static const std::uint8_t kShuffle4[32] = {0x80, 0x80, 11, 0x80, 0x80, 12, 0x80, 0x80, 13, 0x80, 0x80, 14, 0x80, 0x80, 15, 0x80, 0x80, 0, 0x80, 0x80, 1, 0x80, 0x80, 2, 0x80, 0x80, 3, 0x80, 0x80, 4, 0x80, 0x80};
+  alignas(32) static const std::uint8_t kShuffle5[32] = {10, 0x80, 0x80, 11, 0x80, 0x80, 12, 0x80, 0x80, 13, 0x80, 0x80, 14, 0x80, 0x80, 15, 0x80, 0x80, 0, 0x80, 0x80, 1, 0x80, 0x80, 2, 0x80, 0x80, 3, 0x80, 0x80, 4, 0x80};
+  alignas(32) static const std::uint8_t kBlend1[32] = {0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0};
+  alignas(32) static const std::uint8_t kShuffle6[32] = {0x80, 0x80, 6, 0x80, 0x80, 7, 0x80, 0x80, 8, 0x80, 0x80, 9, 0x80, 0x80, 10, 0x80, 0x80, 11, 0x80, 0x80, 12, 0x80, 0x80, 13, 0x80, 0x80, 14, 0x80, 0x80, 15, 0x80, 0x80};
+  alignas(32) static const std::uint8_t kShuffle7[32] = {5, 0x80, 0x80, 6, 0x80, 0x80, 7, 0x80, 0x80, 8, 0x80, 0x80, 9, 0x80, 0x80, 10, 0x80, 0x80, 11, 0x80, 0x80, 12, 0x80, 0x80, 13, 0x80, 0x80, 14, 0x80, 0x80, 15, 0x80};
+  alignas(32) static const std::uint8_t kShuffle8[32] = {0x80, 5, 0x80, 0x80, 6, 0x80, 0x80, 7, 0x80, 0x80, 8, 0x80, 0x80, 9, 0x80, 0x80, 10, 0x80, 0x80, 11, 0x80, 0x80, 12, 0x80, 0x80, 13, 0x80, 0x80, 14, 0x80, 0x80, 15};
+  alignas(32) static const std::uint8_t kBlend2[32] = {0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff, 0, 0, 0xff};
   const __m256i v0 = gentt_avx2_load(in + 0);
   const __m256i v1 = gentt_avx2_load(in + 50176);
   const __m256i v2 = gentt_avx2_load(in + 100352);
-  const __m256i v3 = gentt_avx2_load(in + 32);
-  const __m256i v4 = gentt_avx2_load(in + 50208);
-  const __m256i v5 = gentt_avx2_load(in + 100384);
-  const __m256i v6 = _mm256_unpacklo_epi64(v0, v1);
-  const __m256i v7 = _mm256_unpackhi_epi64(v0, v1);
-  const __m256i v8 = _mm256_shuffle_epi32(v2, 0xee);
-  const __m256i v9 = _mm256_unpacklo_epi64(v3, v4);
-  const __m256i v10 = _mm256_unpackhi_epi64(v3, v4);
-  const __m256i v11 = _mm256_shuffle_epi32(v5, 0xee);
-  const __m256i v12_0 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v2, 0xc4), gentt_avx2_table(kShuffle0));
-  const __m256i v12_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v6, 0x44), gentt_avx2_table(kShuffle1));
-  const __m256i v12 = _mm256_or_si256(v12_0, v12_1);
-  const __m256i v13_0 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v7, 0x44), gentt_avx2_table(kShuffle1));
-  const __m256i v13_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v8, 0xc4), gentt_avx2_table(kShuffle0));
-  const __m256i v13 = _mm256_or_si256(v13_0, v13_1);
-  const __m256i v14_0 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v2, 0xe6), gentt_avx2_table(kShuffle0));
-  const __m256i v14_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v6, 0xee), gentt_avx2_table(kShuffle1));
-  const __m256i v14 = _mm256_or_si256(v14_0, v14_1);
-  const __m256i v15_0 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v7, 0xee), gentt_avx2_table(kShuffle1));
-  const __m256i v15_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v8, 0xe6), gentt_avx2_table(kShuffle0));
-  const __m256i v15 = _mm256_or_si256(v15_0, v15_1);
-  const __m256i v16_0 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v5, 0xc4), gentt_avx2_table(kShuffle0));
-  const __m256i v16_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v9, 0x44), gentt_avx2_table(kShuffle1));
-  const __m256i v16 = _mm256_or_si256(v16_0, v16_1);
-  const __m256i v17_0 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v10, 0x44), gentt_avx2_table(kShuffle1));
-  const __m256i v17_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v11, 0xc4), gentt_avx2_table(kShuffle0));
-  const __m256i v17 = _mm256_or_si256(v17_0, v17_1);
-  const __m256i v18_0 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v5, 0xe6), gentt_avx2_table(kShuffle0));
-  const __m256i v18_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v9, 0xee), gentt_avx2_table(kShuffle1));
-  const __m256i v18 = _mm256_or_si256(v18_0, v18_1);
-  const __m256i v19_0 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v10, 0xee), gentt_avx2_table(kShuffle1));
-  const __m256i v19_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v11, 0xe6), gentt_avx2_table(kShuffle0));
-  const __m256i v19 = _mm256_or_si256(v19_0, v19_1);
-  gentt_avx2_store_dwords(out + 0, 6, v12);
-  gentt_avx2_store_dwords(out + 24, 6, v13);
-  gentt_avx2_store_dwords(out + 48, 6, v14);
-  gentt_avx2_store_dwords(out + 72, 6, v15);
-  gentt_avx2_store_dwords(out + 96, 6, v16);
-  gentt_avx2_store_dwords(out + 120, 6, v17);
-  gentt_avx2_store_dwords(out + 144, 6, v18);
-  gentt_avx2_store_dwords(out + 168, 6, v19);
+  const __m256i v3_0 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v0, 0x44), gentt_avx2_table(kShuffle0));
+  const __m256i v3_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v1, 0x44), gentt_avx2_table(kShuffle1));
+  const __m256i v3 = _mm256_or_si256(v3_0, v3_1);
+  const __m256i v4_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v2, 0x44), gentt_avx2_table(kShuffle2));
+  const __m256i v4 = _mm256_blendv_epi8(v3, v4_1, gentt_avx2_table(kBlend0));
+  gentt_avx2_store(out + 0, v4);
+  const __m256i v5_0 = _mm256_shuffle_epi8(v0, gentt_avx2_table(kShuffle3));
+  const __m256i v5_1 = _mm256_shuffle_epi8(v1, gentt_avx2_table(kShuffle4));
+  const __m256i v5 = _mm256_or_si256(v5_0, v5_1);
+  const __m256i v6 = _mm256_blendv_epi8(v5, _mm256_shuffle_epi8(v2, gentt_avx2_table(kShuffle5)), gentt_avx2_table(kBlend1));
+  gentt_avx2_store(out + 32, v6);
+  const __m256i v7_0 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v0, 0xee), gentt_avx2_table(kShuffle6));
+  const __m256i v7_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v1, 0xee), gentt_avx2_table(kShuffle7));
+  const __m256i v7 = _mm256_or_si256(v7_0, v7_1);
+  const __m256i v8_1 = _mm256_shuffle_epi8(_mm256_permute4x64_epi64(v2, 0xee), gentt_avx2_table(kShuffle8));
+  const __m256i v8 = _mm256_blendv_epi8(v7, v8_1, gentt_avx2_table(kBlend2));
+  gentt_avx2_store(out + 64, v8);
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
-//   i0: count 784, in_stride 64, out_stride 192  (axis 1 in chunks of 64)
+//   i0: count 1568, in_stride 32, out_stride 96  (axis 1 in chunks of 32)
 void dl_u8_chw_to_hwc_run(const dl_u8_chw_to_hwc_elem* in, dl_u8_chw_to_hwc_elem* out, std::int64_t begin, std::int64_t end) {
   // Decode the first iteration once; afterwards offsets step incrementally.
   std::int64_t i0 = begin;
-  std::int64_t in_off = i0 * 64;
-  std::int64_t out_off = i0 * 192;
+  std::int64_t in_off = i0 * 32;
+  std::int64_t out_off = i0 * 96;
   for (std::int64_t it = begin; it < end;) {
     // One run of the innermost loop, to its end or to the part's end.
-    const std::int64_t stop = i0 + (end - it < 784 - i0 ? end - it : 784 - i0);
+    const std::int64_t stop = i0 + (end - it < 1568 - i0 ? end - it : 1568 - i0);
     it += stop - i0;
-    for (; i0 < stop; ++i0, in_off += 64, out_off += 192) dl_u8_chw_to_hwc_block0(in + in_off, out + out_off);
+    for (; i0 < stop; ++i0, in_off += 32, out_off += 96) dl_u8_chw_to_hwc_block0(in + in_off, out + out_off);
   }
 }
 
 }  // namespace
 
 extern "C" void dl_u8_chw_to_hwc(const void* in, void* out) {
-  dl_u8_chw_to_hwc_run(static_cast<const dl_u8_chw_to_hwc_elem*>(in), static_cast<dl_u8_chw_to_hwc_elem*>(out), 0, 784);
+  dl_u8_chw_to_hwc_run(static_cast<const dl_u8_chw_to_hwc_elem*>(in), static_cast<dl_u8_chw_to_hwc_elem*>(out), 0, 1568);
 }
 
 extern "C" void dl_u8_chw_to_hwc_part(const void* in, void* out, int part, int nparts) {
   if (nparts < 1 || part < 0 || part >= nparts) return;
   dl_u8_chw_to_hwc_run(static_cast<const dl_u8_chw_to_hwc_elem*>(in), static_cast<dl_u8_chw_to_hwc_elem*>(out),
-      gentt_part_begin(784, part, nparts), gentt_part_begin(784, part + 1, nparts));
+      gentt_part_begin(1568, part, nparts), gentt_part_begin(1568, part + 1, nparts));
 }
 
 static const long long dl_u8_chw_to_hwc_shape[] = {3, 224, 224};

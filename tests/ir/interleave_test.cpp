@@ -33,6 +33,14 @@ TEST_CASE("interleave: the problems it takes", "[interleave]") {
   CHECK(ch(4, {5, 5000}, {1, 0}) == 0);
   CHECK(ch(4, {5, 5000}, {1, 0}, kStreamMinBytes) == 5);
   CHECK(ch(4, {5, 5000}, {1, 0}, 0, true) == 5);
+  // AVX2 (vectors of half a line): at most 7 planes of 1- and 2-byte elements.
+  const auto ch2 = [](int64_t e, std::vector<int64_t> shape, std::vector<int> perm, int64_t out_bytes) {
+    return interleave_channels(canonicalize(e, shape, perm), static_cast<int>(32 / e), out_bytes, false, true);
+  };
+  CHECK(ch2(1, {3, 224, 224}, {1, 2, 0}, 0) == 3);
+  CHECK(ch2(1, {7, 5000}, {1, 0}, kStreamMinBytes) == 7);
+  CHECK(ch2(2, {9, 5000}, {1, 0}, kStreamMinBytes) == 0);
+  CHECK(ch2(4, {12, 5000}, {1, 0}, kStreamMinBytes) == 12);
 }
 
 TEST_CASE("interleave: random kernels match the reference", "[interleave][property]") {
@@ -42,9 +50,9 @@ TEST_CASE("interleave: random kernels match the reference", "[interleave][proper
     static const int64_t sizes[] = {1, 2, 4, 8};
     static const int64_t channels[] = {3, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15};
     const int64_t e = sizes[rng() % 4];
+    const int lanes = static_cast<int>((rng() % 2 ? 64 : 32) / e);  // AVX-512 or AVX2 vectors
     int64_t c = channels[rng() % std::size(channels)];
-    while (c * e >= 64) c = channels[rng() % 4];
-    const int lanes = static_cast<int>(64 / e);
+    while (c * e >= 64 || (lanes < 64 / e && e < 4 && c > 7)) c = channels[rng() % 4];
     const int64_t n = kInterleaveMinVectors * lanes + static_cast<int64_t>(rng() % (3 * lanes));
     // (b0, c, n) -> (b0, n, c) or with a second batch axis moved in front.
     std::vector<int64_t> shape = {1 + static_cast<int64_t>(rng() % 3), c, n};
