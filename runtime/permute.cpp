@@ -552,16 +552,17 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
 // block engines plan it.
 bool plan_interleave(PermutePlan::Impl& impl, const engine::StridedProblem& sp, EngineIsa isa, std::int64_t out_total,
                      Text& text) {
-  if (!is_avx512(isa) || impl.transform || sp.axes.size() < 2) return false;
+  if ((!is_avx512(isa) && isa != EngineIsa::avx2) || impl.transform || sp.axes.size() < 2) return false;
   const int d = static_cast<int>(sp.axes.size());
   const engine::StridedAxis& pixels = sp.axes.back();
   const int channel = sp.perm.back();  // the output's innermost axis
   if (channel == d - 1 || pixels.in_stride != 1 || sp.axes[channel].out_stride != 1) return false;
   const std::int64_t c = sp.axes[channel].extent, e = sp.elem_bytes;
-  // The generated kernels' rule (ir/interleave.h: C = 3 in cache, every C it takes past the caches).
-  if (interleave_channels(sp.canonical(), static_cast<int>(kLineBytes / e), out_total, false,
-                          isa == EngineIsa::avx512) != c ||
-      !engine::interleave_supported(e, c, isa == EngineIsa::avx512) || pixels.out_stride != c)
+  // The generated kernels' rule (ir/interleave.h: C = 3 in cache, every C it takes past the caches;
+  // AVX2 shuffles bytes in lanes, no VBMI needed).
+  const bool avx2 = isa == EngineIsa::avx2, bytes_ok = isa == EngineIsa::avx512 || avx2;
+  if (interleave_channels(sp.canonical(), static_cast<int>(vector_bytes(isa) / e), out_total, false, bytes_ok) != c ||
+      !engine::interleave_supported(e, c, bytes_ok) || pixels.out_stride != c)
     return false;
   engine::InterleaveSpec spec;
   spec.channels = c;
@@ -569,6 +570,7 @@ bool plan_interleave(PermutePlan::Impl& impl, const engine::StridedProblem& sp, 
   spec.elem_bytes = e;
   spec.plane_in_stride = sp.axes[channel].in_stride;
   spec.vbmi = isa == EngineIsa::avx512;
+  spec.avx2 = avx2;
   spec.stream = out_total >= kStreamMinBytes;
   // The other axes, one output row each, in output order.
   std::vector<engine::StridedAxis> outer;

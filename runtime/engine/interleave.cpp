@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "runtime/engine/tile_walk.h"
 
@@ -29,6 +30,9 @@ constexpr int kMaxChannels = 15;
 struct Tables {
   alignas(64) unsigned char index[kMaxChannels][64];
   std::uint64_t mask[kMaxChannels][kMaxChannels];
+  // AVX2: for output chunk k of each 16-byte lane and plane c, the vpshufb control that moves that
+  // plane's bytes of the chunk into place (0x80: zero), the same in both lanes.
+  alignas(32) unsigned char shuffle[kMaxChannels][kMaxChannels][32];
 };
 
 #define GENTT_INTERLEAVE_TARGET __attribute__((target("avx512f,avx512bw")))
@@ -92,13 +96,56 @@ GENTT_ROW_GROUPS(row_groups, GENTT_INTERLEAVE_TARGET)
 GENTT_ROW_GROUPS(row_groups_vbmi, GENTT_INTERLEAVE_VBMI_TARGET)
 #undef GENTT_ROW_GROUPS
 
-template <int E, bool Stream>
+// AVX2 groups: 32 bytes of each plane, two 16-byte lanes of 16 / E pixels each. vpshufb moves
+// bytes only within a lane, so each lane builds its own C output chunks of 16 bytes: chunk k is the
+// OR of the C planes' bytes shuffled into place. r[k] holds chunk k of lane 0 (output bytes
+// 16k..) and of lane 1 (16 (C + k)..); output vector m (bytes 32m..) is chunks 2m and 2m + 1,
+// picked from those halves by vperm2i128.
+template <int C, int M>
+__attribute__((target("avx2"), always_inline)) inline __m256i avx2_output(const __m256i* r) {
+  constexpr int lo = 2 * M, hi = 2 * M + 1;  // the output chunks, numbered over both lanes
+  constexpr int imm = (lo < C ? 0 : 1) | ((hi < C ? 2 : 3) << 4);
+  return _mm256_permute2x128_si256(r[lo % C], r[hi % C], imm);
+}
+
+template <int C, bool Stream, int... M>
+__attribute__((target("avx2"), always_inline)) inline void avx2_stores(char* dst, const __m256i* r,
+                                                                       std::integer_sequence<int, M...>) {
+  if constexpr (Stream)
+    (_mm256_stream_si256(reinterpret_cast<__m256i*>(dst + 32 * M), avx2_output<C, M>(r)), ...);
+  else
+    (_mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + 32 * M), avx2_output<C, M>(r)), ...);
+}
+
+template <int E, int C, bool Stream>
+__attribute__((target("avx2"))) void row_groups_avx2(const char* in, std::int64_t plane_bytes, char* out,
+                                                     std::int64_t g0, std::int64_t g1, const Tables& t) {
+  for (std::int64_t g = g0; g < g1; ++g) {
+    const char* src = in + g * 32;
+    __m256i p[C], r[C];
+#pragma GCC unroll 16
+    for (int c = 0; c < C; ++c) p[c] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(src + c * plane_bytes));
+#pragma GCC unroll 16
+    for (int k = 0; k < C; ++k) {
+      r[k] = _mm256_shuffle_epi8(p[0], _mm256_load_si256(reinterpret_cast<const __m256i*>(t.shuffle[k][0])));
+#pragma GCC unroll 16
+      for (int c = 1; c < C; ++c)
+        r[k] = _mm256_or_si256(
+            r[k], _mm256_shuffle_epi8(p[c], _mm256_load_si256(reinterpret_cast<const __m256i*>(t.shuffle[k][c]))));
+    }
+    avx2_stores<C, Stream>(out + g * 32 * C, r, std::make_integer_sequence<int, C>{});
+  }
+}
+
+// The groups function of C planes of E-byte elements: AVX2's, or AVX-512's (bytes with VBMI).
+template <int E, bool Stream, bool Avx2>
 GroupsFn pick(std::int64_t channels) {
   switch (channels) {
-#define GENTT_INTERLEAVE_CASE(C)                                  \
-  case C:                                                         \
-    if constexpr (C * E < 64 && E == 1) return row_groups_vbmi<E, C, Stream>; \
-    if constexpr (C * E < 64 && E != 1) return row_groups<E, C, Stream>;      \
+#define GENTT_INTERLEAVE_CASE(C)                                                        \
+  case C:                                                                               \
+    if constexpr (C * E < 64 && Avx2) return row_groups_avx2<E, C, Stream>;             \
+    if constexpr (C * E < 64 && !Avx2 && E == 1) return row_groups_vbmi<E, C, Stream>;  \
+    if constexpr (C * E < 64 && !Avx2 && E != 1) return row_groups<E, C, Stream>;       \
     return nullptr;
     GENTT_INTERLEAVE_CASE(3)
     GENTT_INTERLEAVE_CASE(5)
@@ -118,12 +165,12 @@ GroupsFn pick(std::int64_t channels) {
 }
 
 template <bool Stream>
-GroupsFn pick_for(std::int64_t elem_bytes, std::int64_t channels) {
+GroupsFn pick_for(std::int64_t elem_bytes, std::int64_t channels, bool avx2) {
   switch (elem_bytes) {
-    case 1: return pick<1, Stream>(channels);
-    case 2: return pick<2, Stream>(channels);
-    case 4: return pick<4, Stream>(channels);
-    case 8: return pick<8, Stream>(channels);
+    case 1: return avx2 ? pick<1, Stream, true>(channels) : pick<1, Stream, false>(channels);
+    case 2: return avx2 ? pick<2, Stream, true>(channels) : pick<2, Stream, false>(channels);
+    case 4: return avx2 ? pick<4, Stream, true>(channels) : pick<4, Stream, false>(channels);
+    case 8: return avx2 ? pick<8, Stream, true>(channels) : pick<8, Stream, false>(channels);
     default: return nullptr;
   }
 }
@@ -132,7 +179,9 @@ class InterleaveBlocks final : public PreparedBlocks {
  public:
   InterleaveBlocks(InterleaveSpec s, GroupsFn cached, GroupsFn streamed)
       : s_(std::move(s)), cached_(cached), streamed_(streamed) {
-    const std::int64_t e = s_.elem_bytes, c = s_.channels, v = kLine / e;
+    const std::int64_t e = s_.elem_bytes, c = s_.channels;
+    group_ = s_.avx2 ? 32 : kLine;
+    const std::int64_t v = group_ / e;  // pixels per group
     full_ = s_.pixels / v;
     per_row_ = (s_.pixels + v - 1) / v;
     rows_ = 1;
@@ -140,10 +189,20 @@ class InterleaveBlocks final : public PreparedBlocks {
     plane_bytes_ = s_.plane_in_stride * e;
     std::memset(&t_, 0, sizeof t_);
     for (std::int64_t j = 0; j < c; ++j)
-      for (std::int64_t lane = 0; lane < v; ++lane) {
-        const std::int64_t element = j * v + lane, pixel = element / c, channel = element % c;
+      for (std::int64_t lane = 0; lane < kLine / e; ++lane) {
+        const std::int64_t element = j * (kLine / e) + lane, pixel = element / c, channel = element % c;
         std::memcpy(t_.index[j] + lane * e, &pixel, static_cast<std::size_t>(e));  // little-endian low bytes
         t_.mask[j][channel] |= std::uint64_t{1} << lane;
+      }
+    // AVX2: byte b of chunk k in a 16-byte lane is byte b % e of element (16k + b) / e of the
+    // lane's output: pixel element / c of plane element % c, at byte pixel * e + b % e of its lane.
+    for (std::int64_t k = 0; k < c; ++k)
+      for (std::int64_t b = 0; b < 16; ++b) {
+        const std::int64_t byte = 16 * k + b, element = byte / e, pixel = element / c, channel = element % c;
+        for (std::int64_t ch = 0; ch < c; ++ch)
+          for (std::int64_t half : {0, 16})
+            t_.shuffle[k][ch][half + b] =
+                ch == channel ? static_cast<unsigned char>(pixel * e + byte % e) : static_cast<unsigned char>(0x80);
       }
   }
 
@@ -171,11 +230,12 @@ class InterleaveBlocks final : public PreparedBlocks {
   std::int64_t iterations() const override { return rows_ * per_row_; }
 
   std::string describe() const override {
-    const std::int64_t v = kLine / s_.elem_bytes;
-    return "avx512 interleave engine: " + std::to_string(s_.channels) + " planes of " + std::to_string(s_.pixels) +
+    const std::int64_t v = group_ / s_.elem_bytes;
+    return std::string(s_.avx2 ? "avx2" : "avx512") + " interleave engine: " + std::to_string(s_.channels) + " planes of " + std::to_string(s_.pixels) +
            " elements interleaved into each output row, " + std::to_string(rows_) + " row(s); groups of " +
            std::to_string(v) + " elements: " + std::to_string(s_.channels) + " whole-vector loads, " +
-           std::to_string(s_.channels * s_.channels) + " masked permutes, " + std::to_string(s_.channels) +
+           std::to_string(s_.channels * s_.channels) + (s_.avx2 ? " in-lane byte shuffles, " : " masked permutes, ") +
+           std::to_string(s_.channels) +
            " whole-vector stores" + (s_.stream ? " (streaming where a row starts on a 64-byte line)" : "") +
            (full_ < per_row_ ? "; the last " + std::to_string(s_.pixels - full_ * v) + " of each row element by element"
                              : "");
@@ -185,7 +245,7 @@ class InterleaveBlocks final : public PreparedBlocks {
   // The row's last pixels (fewer than a group), element by element.
   void tail(const char* in, char* out) const {
     const std::int64_t e = s_.elem_bytes, c = s_.channels;
-    for (std::int64_t p = full_ * (kLine / e); p < s_.pixels; ++p)
+    for (std::int64_t p = full_ * (group_ / e); p < s_.pixels; ++p)
       for (std::int64_t ch = 0; ch < c; ++ch)
         std::memcpy(out + (p * c + ch) * e, in + ch * plane_bytes_ + p * e, static_cast<std::size_t>(e));
   }
@@ -193,18 +253,19 @@ class InterleaveBlocks final : public PreparedBlocks {
   InterleaveSpec s_;
   GroupsFn cached_, streamed_;
   Tables t_;
+  std::int64_t group_ = kLine;  // bytes of each plane per group (a vector)
   std::int64_t full_ = 0, per_row_ = 0, rows_ = 0, plane_bytes_ = 0;
 };
 
 }  // namespace
 
 std::unique_ptr<PreparedBlocks> prepare_interleave(const InterleaveSpec& spec) {
-  if (!interleave_supported(spec.elem_bytes, spec.channels, spec.vbmi) || spec.pixels < 1 ||
+  if (!interleave_supported(spec.elem_bytes, spec.channels, spec.vbmi || spec.avx2) || spec.pixels < 1 ||
       spec.outer_counts.size() > 64 || spec.outer_in_steps.size() != spec.outer_counts.size() ||
       spec.outer_out_steps.size() != spec.outer_counts.size())
     return nullptr;
-  const GroupsFn cached = pick_for<false>(spec.elem_bytes, spec.channels);
-  const GroupsFn streamed = pick_for<true>(spec.elem_bytes, spec.channels);
+  const GroupsFn cached = pick_for<false>(spec.elem_bytes, spec.channels, spec.avx2);
+  const GroupsFn streamed = pick_for<true>(spec.elem_bytes, spec.channels, spec.avx2);
   if (!cached || !streamed) return nullptr;
   return std::make_unique<InterleaveBlocks>(spec, cached, streamed);
 }

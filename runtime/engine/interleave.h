@@ -13,10 +13,14 @@
 // line (the generated kernels build the same vectors from two-source shuffle chains,
 // ir/interleave.h). Intel server core, 1 thread, x best copy: docs/runtime.md.
 //
-// AVX-512 (bytes with VBMI) and non-power-of-two C from 3 to 15 only, for the problems that the
+// On AVX2 (no cross-lane byte permutes) a group is 32 bytes of each plane, two 16-byte lanes:
+// each lane's C output chunks of 16 bytes are C in-lane byte shuffles (vpshufb) ORed together,
+// and vperm2i128 pairs the chunks into the C output vectors.
+//
+// Non-power-of-two C from 3 to 15 only (AVX-512 bytes with VBMI), for the problems that the
 // generated kernels interleave too (ir/interleave.h's interleave_channels, which plan_permute
-// asks); the caller falls back to the block engines otherwise. AVX2 has no masked cross-lane permutes of 8- and 16-bit lanes: not
-// built there.
+// asks); the caller falls back to the block engines otherwise.
+
 #pragma once
 
 #include <cstdint>
@@ -36,7 +40,8 @@ struct InterleaveSpec {
   // output steps in bytes.
   std::vector<std::int64_t> outer_counts, outer_in_steps, outer_out_steps;
   bool stream = false;  // non-temporal stores for rows that start on a 64-byte line
-  bool vbmi = false;    // the CPU has AVX512_VBMI (1-byte elements need vpermb)
+  bool vbmi = false;    // the CPU has AVX512_VBMI (AVX-512 groups of 1-byte elements need vpermb)
+  bool avx2 = false;    // AVX2 groups (below) instead of AVX-512's
 };
 
 // Whether the engine moves such rows (element size, channel count, the CPU's VBMI for bytes).

@@ -1,6 +1,7 @@
-// runtime/engine/interleave.h: every element size and channel count the engine takes, on random
-// rows (tails of any length), batch loops with any steps, random ranges of flat iterations (as the
-// parts of a plan call it), cached and streaming stores, guard pages on both sides of the output.
+// runtime/engine/interleave.h: every element size and channel count the engine takes, AVX-512
+// and AVX2 groups, on random rows (tails of any length), batch loops with any steps, random ranges
+// of flat iterations (as the parts of a plan call it), cached and streaming stores, guard pages
+// on both sides of the output.
 #include "runtime/engine/interleave.h"
 
 #include <catch2/catch.hpp>
@@ -17,15 +18,10 @@ namespace {
 
 using gentt::test::GuardedBuffer;
 
-}  // namespace
-
-TEST_CASE("interleave engine: every element size and channel count against the model", "[interleave]") {
-  if (!gentt::cpu_supports("avx512skx")) {
-    WARN("this CPU lacks AVX-512 F/BW: the interleave engine is not checked here");
-    return;
-  }
-  const bool vbmi = gentt::cpu_supports("avx512");
-  std::mt19937_64 rng(20261131);
+// Random rows of every element size and C the engine takes (AVX2 or AVX-512 groups); the runs.
+int check_engine(bool avx2) {
+  const bool vbmi = avx2 || gentt::cpu_supports("avx512");  // AVX2 shuffles bytes in lanes
+  std::mt19937_64 rng(avx2 ? 20261133 : 20261131);
   int runs = 0;
   for (std::int64_t e : {1, 2, 4, 8})
     for (std::int64_t ch = 2; ch <= 16; ++ch) {
@@ -45,6 +41,7 @@ TEST_CASE("interleave engine: every element size and channel count against the m
         s.outer_out_steps = {row_out * e};
         s.stream = trial > 0;
         s.vbmi = vbmi;
+        s.avx2 = avx2;
         const auto blocks = gentt::engine::prepare_interleave(s);
         REQUIRE(blocks);
         const auto in_bytes = static_cast<size_t>(rows * row_in * e), out_bytes = static_cast<size_t>(rows * row_out * e);
@@ -65,22 +62,36 @@ TEST_CASE("interleave engine: every element size and channel count against the m
           std::vector<std::int64_t> cuts = {0, n};
           for (int k = 0; k < 3; ++k) cuts.push_back(static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n + 1)));
           std::sort(cuts.begin(), cuts.end());
-          for (size_t k = cuts.size() - 1; k-- > 0;) blocks->run(reinterpret_cast<const char*>(in.data()),
-                                                                 reinterpret_cast<char*>(out.data()), cuts[k], cuts[k + 1]);
-          INFO("elem " << e << " channels " << ch << " pixels " << pixels << " rows " << rows << " stream " << s.stream);
+          for (size_t k = cuts.size() - 1; k-- > 0;)
+            blocks->run(reinterpret_cast<const char*>(in.data()), reinterpret_cast<char*>(out.data()), cuts[k],
+                        cuts[k + 1]);
+          INFO((avx2 ? "avx2" : "avx512") << " elem " << e << " channels " << ch << " pixels " << pixels << " rows "
+                                          << rows << " stream " << s.stream);
           REQUIRE(std::memcmp(expected.data(), out.data(), out_bytes) == 0);
           ++runs;
         }
       }
     }
-  CHECK(runs >= (vbmi ? 200 : 140));
+  return runs;
+}
+
+}  // namespace
+
+TEST_CASE("interleave engine: every element size and channel count against the model", "[interleave]") {
+  for (const bool avx2 : {false, true}) {
+    if (!gentt::cpu_supports(avx2 ? "avx2" : "avx512skx")) {
+      WARN("this CPU lacks " << (avx2 ? "AVX2" : "AVX-512 F/BW") << ": that interleave engine is not checked here");
+      continue;
+    }
+    CHECK(check_engine(avx2) >= 140);
+  }
 }
 
 TEST_CASE("interleave engine: what it takes", "[interleave]") {
   using gentt::engine::interleave_supported;
   CHECK(interleave_supported(4, 3, false));
   CHECK(interleave_supported(1, 3, true));
-  CHECK_FALSE(interleave_supported(1, 3, false));  // vpermb is VBMI
+  CHECK_FALSE(interleave_supported(1, 3, false));  // vpermb is VBMI (AVX2's in-lane shuffles pass true)
   CHECK_FALSE(interleave_supported(4, 4, true));   // a power of two: no padding in the block
   CHECK_FALSE(interleave_supported(8, 9, true));   // 72 bytes: more than a line
   CHECK_FALSE(interleave_supported(2, 17, true));  // more than 15 channels

@@ -1085,6 +1085,11 @@ TEST_CASE("permute: short axes moved innermost interleave their planes (interlea
       interleaved += ch == 3 ? 1 : 0;
     }
     check_contiguous(c, "auto", {1, 2}, rng);
+    // AVX2's engine (in-lane byte shuffles) on the C = 3 ones.
+    if (ch == 3 && gentt::cpu_supports("avx2")) {
+      CHECK(plan_text(c, "avx2").find("avx2 interleave engine") != std::string::npos);
+      check_contiguous(c, "avx2", 1, rng);
+    }
   }
   if (avx512) CHECK(interleaved >= 5);
   // Large outputs stream their rows' whole vectors where a row starts on a line: 16.8 MB, rows of
@@ -1095,6 +1100,7 @@ TEST_CASE("permute: short axes moved innermost interleave their planes (interlea
   const Case five{{5, 850000}, {1, 0}, 4};
   if (avx512) CHECK(plan_text(five, "auto").find("interleave engine: 5 planes") != std::string::npos);
   check_contiguous(five, "auto", 2, rng);
+  if (gentt::cpu_supports("avx2")) check_contiguous(large, "avx2", 2, rng);
   // Powers of two (no padding in the block), a 16-lane channel axis, rows shorter than four
   // vectors and (in cache) C = 5 keep the block engines.
   for (const Case& other : {Case{{4, 1000}, {1, 0}, 4}, Case{{16, 1000}, {1, 0}, 2}, Case{{3, 40}, {1, 0}, 4},
