@@ -344,7 +344,7 @@ std::vector<std::pair<double, int64_t>> split_sizes(int64_t n, int64_t e, int64_
 }  // namespace
 
 std::optional<SplitAssembly> plan_split_assembly(const Plan& plan, std::string* why, int64_t max_tile_bytes,
-                                                 int64_t min_tile_bytes) {
+                                                 int64_t min_tile_bytes, bool short_rows) {
   const Canonical& c = plan.problem;
   const int d = c.rank();
   auto no = [&](std::string reason) -> std::optional<SplitAssembly> {
@@ -391,7 +391,7 @@ std::optional<SplitAssembly> plan_split_assembly(const Plan& plan, std::string* 
                                           ms = {{pi * e > 2048 ? whole(pi, e, 1024) : 0.0, pi}};
   if (po * eo > 1024)
     for (const auto& k : split_sizes(po, eo, lanes_o, 128, kept ? 2048 : 1024, 256)) ks.push_back(k);
-  if (pi * e > 2048)
+  if (pi * e > 2048 || (short_rows && pi * e > 256))
     for (const auto& m : split_sizes(pi, e, lanes, 64, 4096, 1024)) ms.push_back(m);
   if (ks.size() == 1 && ms.size() == 1)
     return no(fmt::format("no divisor of axis {} ({}) or axis {} ({}) makes pieces of 128-1024 bytes or rows of "
@@ -780,8 +780,23 @@ AssemblyChoice choose_assembly(const Plan& plan, const std::function<bool()>& ca
   // float32 (110,11,148,121) (3,1,0,2) 0.34 -> 0.50), 2 slower (0.89-0.93x).
   if (!cached_walk_stages())
     c.assembly = plan_row_chain_assembly(plan, &chain_why, 2 * max_tile_bytes, min_tile_bytes);
-  if (!c.assembly)
-    c.why = c.whole_why + "; split: " + split_why + "; chunked: " + chunk_why + "; row chains: " + chain_why;
+  if (c.assembly) return c;
+  // The last resort: a split that cuts input rows of 2 KiB or less too, where the whole row made
+  // no tile fit (uint16 (3,4096,790) reversed: pieces of 32 x 3 elements need rows of 158).
+  // Run-time library, Intel server core, 1 thread, x best copy (ABBA, the 4 of 392 problems of
+  // the bench and /tmp sets it changes): that case 0.26 -> 0.44, float32 (40,2,1397,11,22)
+  // (3,4,0,2,1) 0.25 -> 0.37, (282,543,125) (0,2,1) 0.33 -> 0.46, float64 (111,11,17,114,2)
+  // (3,1,2,0,4) 0.61 -> 0.75. Tried before the chunked and row-chain forms, it lost where those
+  // apply (uint8 (425,571,328) reversed 0.22 -> 0.18, float64 (114,217,209) 0.66 -> 0.57).
+  std::string short_why;
+  if (!c.staged && !cached_walk_stages()) {
+    c.split = plan_split_assembly(plan, &short_why, max_tile_bytes, min_tile_bytes, true);
+    if (c.split) {
+      c.assembly = c.split->assembly;
+      return c;
+    }
+  }
+  c.why = c.whole_why + "; split: " + split_why + "; chunked: " + chunk_why + "; row chains: " + chain_why;
   return c;
 }
 

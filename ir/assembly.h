@@ -100,9 +100,12 @@ struct SplitAssembly {
   AssemblyPlan assembly;   // its assembled walk
   std::string split;       // e.g. "axis 0 (4095) split as 65 x 63", for explain
 };
+// `short_rows`: input rows of 2 KiB or less may be split too (choose_assembly's last resort,
+// where no other form found a walk).
 std::optional<SplitAssembly> plan_split_assembly(const Plan& plan, std::string* why,
                                                  int64_t max_tile_bytes = kAssemblyMaxTileBytes,
-                                                 int64_t min_tile_bytes = kAssemblyMinTileBytes);
+                                                 int64_t min_tile_bytes = kAssemblyMinTileBytes,
+                                                 bool short_rows = false);
 
 // Where no divisor serves (prime extents): the plan's own loops over the output's innermost axis
 // (W) and the input's innermost one (R) cut into chunks of tw and tr blocks, the block axes being
@@ -139,7 +142,8 @@ std::optional<AssemblyPlan> plan_row_chain_assembly(const Plan& plan, std::strin
 // keeps it); else a split problem (plan_split_assembly; with a short kept axis or output row
 // only where the cached walk does not stage), then chunked loops (plan_chunked_assembly), then,
 // where the cached walk does not stage either, whole rows chained along the output's next axis
-// (plan_row_chain_assembly).
+// (plan_row_chain_assembly); where none applies, a split problem that splits input rows of 2 KiB
+// or less as well (plan_split_assembly's `short_rows`).
 struct AssemblyChoice {
   std::optional<AssemblyPlan> assembly;  // the walk taken, if any (a split's: split->assembly)
   std::optional<SplitAssembly> split;    // set where the walk is the split problem's

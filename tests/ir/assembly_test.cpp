@@ -225,6 +225,17 @@ TEST_CASE("assembly: strided tiles and split problems", "[assembly]") {
   CHECK_FALSE(staged.assembly);
   CHECK(staged.staged);
   CHECK(choose_assembly(planar, [] { return false; }).split);
+  // Input rows of 2 KiB or less are split only as the last resort: uint16 (3,4096,790) reversed
+  // needs rows of 158 for pieces of 32 x 3 elements in a tile.
+  const Plan short_rows = make_plan(canonicalize(2, {3, 4096, 790}, {2, 1, 0}), 32);
+  CHECK_FALSE(plan_split_assembly(short_rows, &why));
+  const auto sr = plan_split_assembly(short_rows, &why, kAssemblyMaxTileBytes, kAssemblyMinTileBytes, true);
+  REQUIRE(sr);
+  CHECK(sr->plan.problem.shape.size() == 5);
+  check_tile(sr->plan, sr->assembly);
+  const AssemblyChoice last = choose_assembly(short_rows, [] { return false; });
+  REQUIRE(last.split);
+  CHECK(last.split->split == sr->split);
 }
 
 TEST_CASE("assembly: random split plans' tiles place every element in its stream's piece", "[assembly][property]") {
@@ -235,7 +246,7 @@ TEST_CASE("assembly: random split plans' tiles place every element in its stream
     const Plan plan = make_plan(canonicalize(p.elem_bytes, p.shape, p.perm), lanes_of(p.elem_bytes));
     std::string why;
     if (plan_assembly(plan, &why)) continue;
-    const auto s = plan_split_assembly(plan, &why);
+    const auto s = plan_split_assembly(plan, &why, kAssemblyMaxTileBytes, kAssemblyMinTileBytes, c % 2 == 1);
     if (!s) continue;
     ++split;
     INFO("case " << c << ": " << s->split);
