@@ -11,7 +11,8 @@ namespace gentt {
 int64_t interleave_channels(const Canonical& c, int lanes, int64_t out_bytes, bool asked, bool vbmi) {
   const int d = c.rank();
   const int64_t e = c.elem_bytes;
-  if (d < 2 || (e != 1 && e != 2 && e != 4 && e != 8) || (e == 1 && !vbmi) || (lanes * e != kLineBytes && lanes * e != 32)) return 0;
+  if (d < 2 || (e != 1 && e != 2 && e != 4 && e != 8) || (e == 1 && !vbmi)) return 0;
+  if (lanes * e != kLineBytes && lanes * e != kLineBytes / 2) return 0;  // AVX-512's or AVX2's vectors
   const int channel = c.perm[d - 1];
   if (channel == d - 1 || c.perm[d - 2] != d - 1) return 0;
   const int64_t ch = c.shape[channel];

@@ -546,10 +546,10 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
 }
 
 // A short axis moved innermost (planar to interleaved, engine/interleave.h): the interleave
-// engine where it takes the problem (AVX-512, a plain permutation, ir/interleave.h's rule: C = 3
-// whatever the size, other C past the caches, where its C x C permutes per C vectors pay off;
-// warm in cache float32 (6,20000) (1,0) ran 0.57 -> 0.42 of the best copy with it). False: the
-// block engines plan it.
+// engine where it takes the problem (AVX-512 or AVX2, a plain permutation, ir/interleave.h's
+// rule: C = 3 whatever the size, other C past the caches, where its C x C permutes per C vectors
+// pay off; warm in cache float32 (6,20000) (1,0) ran 0.57 -> 0.42 of the best copy with it).
+// False: the block engines plan it.
 bool plan_interleave(PermutePlan::Impl& impl, const engine::StridedProblem& sp, EngineIsa isa, std::int64_t out_total,
                      Text& text) {
   if ((!is_avx512(isa) && isa != EngineIsa::avx2) || impl.transform || sp.axes.size() < 2) return false;

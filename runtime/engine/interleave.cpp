@@ -46,9 +46,13 @@ struct Permute {
     return next(_mm512_setzero_si512(), m, idx, a);
   }
   GENTT_INTERLEAVE_TARGET static inline __m512i next(__m512i acc, std::uint64_t m, __m512i idx, __m512i a) {
-    if constexpr (E == 8) return _mm512_mask_permutexvar_epi64(acc, static_cast<__mmask8>(m), idx, a);
-    if constexpr (E == 4) return _mm512_mask_permutexvar_epi32(acc, static_cast<__mmask16>(m), idx, a);
-    if constexpr (E == 2) return _mm512_mask_permutexvar_epi16(acc, static_cast<__mmask32>(m), idx, a);
+    static_assert(E == 8 || E == 4 || E == 2);
+    if constexpr (E == 8)
+      return _mm512_mask_permutexvar_epi64(acc, static_cast<__mmask8>(m), idx, a);
+    else if constexpr (E == 4)
+      return _mm512_mask_permutexvar_epi32(acc, static_cast<__mmask16>(m), idx, a);
+    else
+      return _mm512_mask_permutexvar_epi16(acc, static_cast<__mmask32>(m), idx, a);
   }
 };
 template <>
