@@ -268,6 +268,22 @@ void emit_tile_step(CodeWriter& w, const std::vector<LoopDim>& outer, const char
   step(outer.size() - 1);
 }
 
+// The buffer of a staged or assembled walk's whole tiles, `bytes` of it on a line as `stage`
+// (std::malloc once per call: `when` the condition to allocate, or empty for always; without one,
+// NAME_run runs everything), after the iterations before the first whole tile (`per` each) ran
+// straight into `out`.
+void emit_tile_buffer(CodeWriter& w, const Kernel& k, int64_t bytes, int64_t per, const std::string& when) {
+  w.linef("void* const mem = {};", when.empty() ? fmt::format("std::malloc({})", bytes + kLineBytes)
+                                                : fmt::format("{} ? std::malloc({}) : nullptr", when, bytes + kLineBytes));
+  w.block("if (!mem)", [&] {
+    w.linef("{}_run(in, out, begin, end);", k.name);
+    w.line("return;");
+  });
+  w.linef("if (begin < first * {0}) {1}_run(in, out, begin, first * {0});", per, k.name);
+  w.linef("unsigned char* const stage = static_cast<unsigned char*>(mem) + ({0} - reinterpret_cast<std::uintptr_t>(mem) % {0});",
+          kLineBytes);
+}
+
 // NAME_run_staged: flat iterations [begin, end) as NAME_run, each whole tile of them (ir/staging.h)
 // run into a heap buffer (std::malloc, once per call; without one, NAME_run) that has the tile's
 // offset within a line, then copied out with
@@ -302,18 +318,12 @@ void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, co
               w.linef("{}_run(in, out, begin, end);", k.name);
               w.line("return;");
             });
-            if (!rows) {
+            if (rows) {
+              w.linef("if (begin < first * {0}) {1}_run(in, out, begin, first * {0});", per, k.name);
+            } else {
               w.comment(fmt::format("The buffer ({} bytes and a line), on a line.", tile_bytes));
-              w.linef("void* const mem = std::malloc({});", tile_bytes + 2 * kLineBytes);
-              w.block("if (!mem)", [&] {
-                w.linef("{}_run(in, out, begin, end);", k.name);
-                w.line("return;");
-              });
-              w.linef("unsigned char* const stage = static_cast<unsigned char*>(mem) + ({0} - "
-                      "reinterpret_cast<std::uintptr_t>(mem) % {0});",
-                      kLineBytes);
+              emit_tile_buffer(w, k, tile_bytes + kLineBytes, per, "");
             }
-            w.linef("if (begin < first * {0}) {1}_run(in, out, begin, first * {0});", per, k.name);
             // The tile's output (and, for rows, input) offset in elements, from the loops above it:
             // decoded once, then an odometer.
             emit_tile_start(w, outer, "tile_off", rows ? "in_off" : nullptr);
@@ -396,14 +406,7 @@ void emit_assembled_run(CodeWriter& w, const Kernel& k, const std::string& elem,
                       tiled);
             }
             w.comment(fmt::format("The buffer ({} bytes) and the carry lines ({} bytes), on a line.", buffer, carry));
-            w.linef("void* const mem = first < last ? std::malloc({}) : nullptr;", buffer + carry + kLineBytes);
-            w.block("if (!mem)", [&] {
-              w.linef("{}_run(in, out, begin, end);", k.name);
-              w.line("return;");
-            });
-            w.linef("if (begin < first * {0}) {1}_run(in, out, begin, first * {0});", per, k.name);
-            w.linef("unsigned char* const stage = static_cast<unsigned char*>(mem) + ({0} - reinterpret_cast<std::uintptr_t>(mem) % {0});",
-                    kLineBytes);
+            emit_tile_buffer(w, k, buffer + carry, per, "first < last");
             w.linef("unsigned char* const carry = stage + {};", buffer);
             w.linef("const std::int64_t piece = {};", piece);
             emit_tile_start(w, outer, "out_off", "in_off");

@@ -29,13 +29,6 @@ int64_t interleave_channels(const Canonical& c, int lanes, int64_t out_bytes, bo
 
 namespace {
 
-// Canonical C-order strides of `shape` (elements).
-std::vector<int64_t> strides_of(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> s(shape.size(), 1);
-  for (size_t a = shape.size(); a-- > 1;) s[a - 1] = s[a] * shape[a];
-  return s;
-}
-
 // The block program of `pixels` (1..lanes) pixels of each of `ch` planes `plane` elements apart:
 // loads, the shuffle chains, the stores of the pixels * ch output elements.
 BlockProgram interleave_program(int64_t ch, int64_t plane, int lanes, int64_t pixels, bool streaming) {
@@ -88,16 +81,13 @@ BlockProgram interleave_program(int64_t ch, int64_t plane, int lanes, int64_t pi
 
 }  // namespace
 
-std::optional<Kernel> lower_interleave(const Canonical& c, int lanes, const std::string& name, bool streaming) {
-  const int d = c.rank();
+std::optional<Kernel> lower_interleave(const Plan& plan, const std::string& name, bool streaming) {
+  const Canonical& c = plan.problem;
+  const int d = c.rank(), lanes = plan.lanes;
   const int channel = c.perm[d - 1];
   const int64_t ch = c.shape[channel], n = c.shape[d - 1];
-  const std::vector<int64_t> in_strides = strides_of(c.shape);
-  std::vector<int64_t> out_shape(static_cast<size_t>(d));
-  for (int k = 0; k < d; ++k) out_shape[static_cast<size_t>(k)] = c.shape[static_cast<size_t>(c.perm[k])];
-  const std::vector<int64_t> out_by_position = strides_of(out_shape);
-  std::vector<int64_t> out_strides(static_cast<size_t>(d));
-  for (int k = 0; k < d; ++k) out_strides[static_cast<size_t>(c.perm[k])] = out_by_position[static_cast<size_t>(k)];
+  const std::vector<int64_t>& in_strides = plan.in_strides;
+  const std::vector<int64_t>& out_strides = plan.out_strides;
 
   Kernel k;
   k.name = name;

@@ -34,6 +34,7 @@
 
 #include "ir/canonical.h"
 #include "ir/kernel.h"
+#include "ir/plan.h"
 
 namespace gentt {
 
@@ -45,10 +46,10 @@ inline constexpr int64_t kInterleaveMinVectors = 4;
 // else 0. `vbmi`: two-source byte permutes (1-byte elements need them).
 int64_t interleave_channels(const Canonical& c, int lanes, int64_t out_bytes, bool asked, bool vbmi);
 
-// The kernel of canonical problem `c` (interleave_channels(c, ...) > 0) with vectors of `lanes`
-// elements: the cached variant, or the streaming one (every full store marked `stream`; nullopt
-// where some row does not start a whole vector after the previous one). Its `interleave` field
-// describes it for explain and the banner.
-std::optional<Kernel> lower_interleave(const Canonical& c, int lanes, const std::string& name, bool streaming);
+// The kernel of `plan`'s problem (interleave_channels(plan.problem, plan.lanes, ...) > 0), with its
+// strides and vectors of plan.lanes elements (its blocks are not used): the cached variant, or the
+// streaming one (every full store marked `stream`; nullopt where some row does not start a whole
+// vector after the previous one). Its `interleave` field describes it for explain and the banner.
+std::optional<Kernel> lower_interleave(const Plan& plan, const std::string& name, bool streaming);
 
 }  // namespace gentt

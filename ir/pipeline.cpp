@@ -49,7 +49,7 @@ Lowered run_pipeline(const Problem& given) {
   if (((avx512_target && problem.target.vector_bits == 512) || problem.target.isa == Isa::avx2) &&
       interleave_channels(c, out.plan.lanes, total, problem.stores == StoreMode::streaming,
                           problem.target.isa == Isa::avx512 || problem.target.isa == Isa::avx2) > 0) {
-    out.kernel = *lower_interleave(c, out.plan.lanes, problem.name, false);
+    out.kernel = *lower_interleave(out.plan, problem.name, false);
     verify_kernel(out.kernel);
     // The GenTT plan's reasons describe blocks this kernel does not run.
     out.plan.reasons.clear();
@@ -61,7 +61,7 @@ Lowered run_pipeline(const Problem& given) {
                     c.shape[c.perm.back()], bytes, std::bit_ceil(static_cast<uint64_t>(c.shape[c.perm.back()]))));
     const bool stream = problem.stores == StoreMode::streaming ||
                         (problem.stores == StoreMode::automatic && total >= kStreamMinBytes);
-    if (stream) out.stream_kernel = lower_interleave(c, out.plan.lanes, problem.name + "_stream", true);
+    if (stream) out.stream_kernel = lower_interleave(out.plan, problem.name + "_stream", true);
     // Half-line vectors (AVX2): a block's stores are consecutive and so are the blocks of the
     // innermost loop, so each line's two halves are written one after the other (halves_apart's
     // pairing rule, made for blocks whose stores go to several rows, does not see that).

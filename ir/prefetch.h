@@ -51,7 +51,9 @@ int64_t tile_prefetch_ahead(int64_t step, int64_t elem_bytes);
 // blocks, given block 0's prefetch at their offset, measured the same (17^6 (3,5,4,0,2,1) 8.2
 // GB/s either way: their tiles differ): they keep none.
 inline constexpr int64_t kTailPrefetchMinBytes = 4096;
-inline bool prefetch_tails(int64_t ahead_bytes) { return ahead_bytes >= kTailPrefetchMinBytes || ahead_bytes <= -kTailPrefetchMinBytes; }
+inline bool prefetch_tails(int64_t ahead_bytes) {
+  return ahead_bytes >= kTailPrefetchMinBytes || ahead_bytes <= -kTailPrefetchMinBytes;
+}
 
 struct PrefetchChoice {
   int64_t ahead = 0;   // input elements from a block to the one it prefetches; 0: none

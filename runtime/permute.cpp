@@ -560,9 +560,11 @@ bool plan_interleave(PermutePlan::Impl& impl, const engine::StridedProblem& sp, 
   const std::int64_t c = sp.axes[channel].extent, e = sp.elem_bytes;
   // The generated kernels' rule (ir/interleave.h: C = 3 in cache, every C it takes past the caches;
   // AVX2 shuffles bytes in lanes, no VBMI needed).
+  // (The engine takes every problem the rule does: prepare_interleave checks.)
   const bool avx2 = isa == EngineIsa::avx2, bytes_ok = isa == EngineIsa::avx512 || avx2;
-  if (interleave_channels(sp.canonical(), static_cast<int>(vector_bytes(isa) / e), out_total, false, bytes_ok) != c ||
-      !engine::interleave_supported(e, c, bytes_ok) || pixels.out_stride != c)
+  const Canonical canon = sp.canonical();
+  if (interleave_channels(canon, static_cast<int>(vector_bytes(isa) / e), out_total, false, bytes_ok) != c ||
+      pixels.out_stride != c)
     return false;
   engine::InterleaveSpec spec;
   spec.channels = c;
@@ -587,7 +589,7 @@ bool plan_interleave(PermutePlan::Impl& impl, const engine::StridedProblem& sp, 
   impl.cached = engine::prepare_interleave(spec);
   if (!impl.cached) return false;
   impl.isa = engine_isa_name(isa);
-  canonical_line(text, sp.canonical());
+  canonical_line(text, canon);
   text << ": a short axis (" << c << " elements) moved innermost\n";
   text << "engine: " << impl.cached->describe() << ", " << impl.cached->iterations() << " groups, " << impl.parts
        << " part(s)\n";

@@ -192,22 +192,25 @@ class InterleaveBlocks final : public PreparedBlocks {
     for (std::int64_t n : s_.outer_counts) rows_ *= n;
     plane_bytes_ = s_.plane_in_stride * e;
     std::memset(&t_, 0, sizeof t_);
-    for (std::int64_t j = 0; j < c; ++j)
-      for (std::int64_t lane = 0; lane < kLine / e; ++lane) {
-        const std::int64_t element = j * (kLine / e) + lane, pixel = element / c, channel = element % c;
-        std::memcpy(t_.index[j] + lane * e, &pixel, static_cast<std::size_t>(e));  // little-endian low bytes
-        t_.mask[j][channel] |= std::uint64_t{1} << lane;
-      }
-    // AVX2: byte b of chunk k in a 16-byte lane is byte b % e of element (16k + b) / e of the
-    // lane's output: pixel element / c of plane element % c, at byte pixel * e + b % e of its lane.
-    for (std::int64_t k = 0; k < c; ++k)
-      for (std::int64_t b = 0; b < 16; ++b) {
-        const std::int64_t byte = 16 * k + b, element = byte / e, pixel = element / c, channel = element % c;
-        for (std::int64_t ch = 0; ch < c; ++ch)
-          for (std::int64_t half : {0, 16})
-            t_.shuffle[k][ch][half + b] =
-                ch == channel ? static_cast<unsigned char>(pixel * e + byte % e) : static_cast<unsigned char>(0x80);
-      }
+    if (!s_.avx2) {
+      for (std::int64_t j = 0; j < c; ++j)
+        for (std::int64_t lane = 0; lane < v; ++lane) {
+          const std::int64_t element = j * v + lane, pixel = element / c, channel = element % c;
+          std::memcpy(t_.index[j] + lane * e, &pixel, static_cast<std::size_t>(e));  // little-endian low bytes
+          t_.mask[j][channel] |= std::uint64_t{1} << lane;
+        }
+    } else {
+      // Byte b of chunk k in a 16-byte lane is byte b % e of element (16k + b) / e of the lane's
+      // output: pixel element / c of plane element % c, at byte pixel * e + b % e of its lane.
+      for (std::int64_t k = 0; k < c; ++k)
+        for (std::int64_t b = 0; b < 16; ++b) {
+          const std::int64_t byte = 16 * k + b, element = byte / e, pixel = element / c, channel = element % c;
+          for (std::int64_t ch = 0; ch < c; ++ch)
+            for (std::int64_t half : {0, 16})
+              t_.shuffle[k][ch][half + b] =
+                  ch == channel ? static_cast<unsigned char>(pixel * e + byte % e) : static_cast<unsigned char>(0x80);
+        }
+    }
   }
 
   void run(const char* in, char* out, std::int64_t begin, std::int64_t end) const override {

@@ -1508,11 +1508,10 @@ struct BlockBody {
     const char* from = in + p.load_base;
     char* to = out + p.store_base;
     const std::int64_t ls = p.load_step, ls2 = p.load_step2, ss = p.store_step, ss2 = p.store_step2;
-    if (ahead) {
+    // The caller takes this path only where `ahead` is set.
 #pragma GCC unroll 64
-      for (int r = 0; r < R; ++r)
-        if ((loads >> r) & 1) __builtin_prefetch(from + affine_at<R>(r, ls, ls2) + ahead, 0, kPrefetchLocalityOf<T>);
-    }
+    for (int r = 0; r < R; ++r)
+      if ((loads >> r) & 1) __builtin_prefetch(from + affine_at<R>(r, ls, ls2) + ahead, 0, kPrefetchLocalityOf<T>);
     V v[R];
 #pragma GCC unroll 64
     for (int r = 0; r < R; ++r) {

@@ -6,6 +6,7 @@
 
 #include "ir/canonical.h"
 #include "ir/interleave.h"
+#include "ir/plan.h"
 #include "ir/stream.h"
 #include "ir/verify.h"
 #include "tests/ir/parts_check.h"
@@ -65,10 +66,11 @@ TEST_CASE("interleave: random kernels match the reference", "[interleave][proper
     REQUIRE(interleave_channels(canon, lanes, 0, true, true) == c);
     INFO(fmt::format("elem {} shape ({}) perm ({})", e, fmt::join(shape, ","), fmt::join(perm, ",")));
     for (bool streaming : {false, true}) {
-      const std::optional<Kernel> k = lower_interleave(canon, lanes, "k", streaming);
+      const Plan plan = make_plan(canon, lanes);
+      const std::optional<Kernel> k = lower_interleave(plan, "k", streaming);
       if (!k) {
         REQUIRE(streaming);
-        CHECK_FALSE(nests_off_lines(*lower_interleave(canon, lanes, "k", false)).empty());
+        CHECK_FALSE(nests_off_lines(*lower_interleave(plan, "k", false)).empty());
         continue;
       }
       streamed += streaming ? 1 : 0;

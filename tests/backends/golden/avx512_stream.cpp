@@ -287,8 +287,8 @@ void avx512_stream_run_staged(const avx512_stream_elem* in, avx512_stream_elem* 
     avx512_stream_run(in, out, begin, end);
     return;
   }
-  unsigned char* const stage = static_cast<unsigned char*>(mem) + (64 - reinterpret_cast<std::uintptr_t>(mem) % 64);
   if (begin < first * 6) avx512_stream_run(in, out, begin, first * 6);
+  unsigned char* const stage = static_cast<unsigned char*>(mem) + (64 - reinterpret_cast<std::uintptr_t>(mem) % 64);
   std::int64_t tile_off = 0;
   for (std::int64_t t = first; t < last; ++t) {
     unsigned char* dst = reinterpret_cast<unsigned char*>(out + tile_off);
