@@ -65,7 +65,8 @@ inline constexpr int64_t kBalancedMinBytes = int64_t{8} << 20;
 // 4096^2 and 32x1024x1024 (0,2,1) 0.89-1.01x); runs of 20-98 KiB (square-ish 2-D transposes)
 // 0.72-1.36x, so those keep the tiles unless the walk pairs its output lines (ir/line_pairs.h,
 // measured on an Intel server core only); blocks of 2 KiB and more (1- and 2-byte elements,
-// 32-64 rows) 0.70-0.93x untiled.
+// 32-64 rows) 0.70-0.93x untiled (but see kRowBlockBytes: on the Intel server core 2-byte ones
+// gained 2.1-2.3x).
 // AVX2 (blocks of 256-1024 bytes): 1.1-2.2x on 9 of the 11 changed kernels of the sets;
 // (355,384,384) and (59,2320,384) float32 axes (0,2,1) ran at 0.58-0.62x. (In 2026-11 on an
 // earlier AVX-512 machine, 4096^2 float32 measured 23.6 GB/s tiled and 10.4 in input order.)
@@ -74,12 +75,26 @@ inline constexpr int64_t kBalancedMinBytes = int64_t{8} << 20;
 inline constexpr int64_t kSmallBlockBytes = 1024;
 inline constexpr int64_t kStreamUntiledMaxRunBytes = int64_t{16} << 10;
 
+// Blocks of 32 rows of a line (2 KiB: 2-byte elements on AVX-512) stream untiled whatever their
+// runs. Their tiles (16 x 16 blocks, 512 input rows) read one line of each of 512 rows per sweep,
+// and write 64 bytes to each of 32 output rows per block; input order reads 32 rows at a time,
+// which the prefetchers follow (a /tmp scan, Intel server core: 32 rows read a line at a time
+// 14.5 GB/s, 64 rows 6-9 GB/s, runs of 512 bytes or more 15 GB/s at any row count). Measured
+// there (run-time library, same process, x best copy, 1 thread), tiled -> untiled: uint16 8192^2
+// 0.28 -> 0.63, 12288x23040 (seed 002's (4,5,6,7,0,1,2,3)) 0.30 -> 0.64, 8000^2 0.30 -> 0.71,
+// 4096x23040 0.31 -> 0.71, 16384x8192 0.30 -> 0.63 (the 11 such problems of the sets and /tmp:
+// 2.1-2.3x); 2 threads 0.33-0.36 -> 0.62-0.73. Pairing them (64 rows at a time) ran 0.30; the
+// byte blocks (64 rows) keep their tiles: 0.25 -> 0.23-0.33 untiled, either way far from the copy.
+inline constexpr int64_t kRowBlockBytes = 2 * kSmallBlockBytes;
+
 // Whether the streaming variant of a tiled walk keeps the tiles: its full block reads
 // `block_in_bytes`, and the untiled streaming walk's innermost loop reads `run_bytes` of each row
 // (its count times its input step). Long runs leave the tiles too where the untiled walk pairs its
-// output lines (`pairs`, ir/line_pairs.h: 2-D transposes 1.2-2.6x on an Intel server core).
+// output lines (`pairs`, ir/line_pairs.h: 2-D transposes 1.2-2.6x on an Intel server core), and
+// blocks of 32 rows (kRowBlockBytes) at any run length.
 inline bool stream_keeps_tiles(int64_t block_in_bytes, int64_t run_bytes, bool pairs) {
-  return block_in_bytes > kSmallBlockBytes || (run_bytes > kStreamUntiledMaxRunBytes && !pairs);
+  if (block_in_bytes > kSmallBlockBytes) return block_in_bytes > kRowBlockBytes;
+  return run_bytes > kStreamUntiledMaxRunBytes && !pairs;
 }
 
 // The bytes of each row that the innermost loop of `loops` (outermost first) reads: its count
@@ -92,8 +107,8 @@ inline int64_t innermost_run_bytes(const std::vector<LoopDim>& loops, int64_t el
 
 // Said of a streaming variant whose cached variant is tiled but which is not (explain, describe()).
 inline constexpr const char* kStreamUntiledReason =
-    "its block reads at most 1 KiB of input and its innermost loop at most 16 KiB of each row, and streamed lines "
-    "need no write locality";
+    "its block reads at most 1 KiB of input and its innermost loop at most 16 KiB of each row, or 32 rows that the "
+    "prefetchers follow, and streamed lines need no write locality";
 
 // Said of a streaming variant that leaves the tiles to pair its output lines (ir/line_pairs.h).
 inline constexpr const char* kStreamPairedReason =

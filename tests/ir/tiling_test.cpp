@@ -60,11 +60,11 @@ TEST_CASE("tiling: a large 2-D transpose walks 32 x 32-block tiles; small output
 TEST_CASE("tiling: explain and the streaming variant say when the loops are tiled", "[tiling]") {
   Problem p;
   p.name = "k";
-  p.dtype = Dtype{"uint16", 2};
+  p.dtype = Dtype{"uint8", 1};
   p.shape = {4096, 4099};
   p.perm = {1, 0};
   p.target = Target{Isa::avx512, 512};
-  // Blocks of 32 rows (2 KiB): the streaming variant walks the cached walk's tiles. (The cached
+  // Blocks of 64 rows (4 KiB): the streaming variant walks the cached walk's tiles. (The cached
   // kernel itself assembles its output lines in chunks of the same loops, ir/assembly.h: its
   // tiled walk is lower()'s.)
   const Lowered l = run_pipeline(p);
@@ -80,9 +80,12 @@ TEST_CASE("tiling: explain and the streaming variant say when the loops are tile
   CHECK(stream_said);
 }
 
-TEST_CASE("tiling: streaming variants whose blocks read at most 1 KiB are not tiled", "[tiling]") {
+TEST_CASE("tiling: streaming variants whose blocks read at most 1 KiB, or 32 rows, are not tiled", "[tiling]") {
   CHECK_FALSE(stream_keeps_tiles(kSmallBlockBytes, kStreamUntiledMaxRunBytes, false));
-  CHECK(stream_keeps_tiles(kSmallBlockBytes + 1, kStreamUntiledMaxRunBytes, false));
+  CHECK(stream_keeps_tiles(kRowBlockBytes + 1, kStreamUntiledMaxRunBytes, false));
+  // Blocks of 32 rows of a line leave the tiles at any run length.
+  CHECK_FALSE(stream_keeps_tiles(kRowBlockBytes, kStreamUntiledMaxRunBytes * 4, false));
+  CHECK_FALSE(stream_keeps_tiles(kSmallBlockBytes + 1, kStreamUntiledMaxRunBytes + 1, false));
   CHECK(stream_keeps_tiles(kSmallBlockBytes, kStreamUntiledMaxRunBytes + 1, false));
   // Long runs leave the tiles where the walk pairs its output lines (ir/line_pairs.h).
   CHECK_FALSE(stream_keeps_tiles(kSmallBlockBytes, kStreamUntiledMaxRunBytes + 1, true));
@@ -118,6 +121,17 @@ TEST_CASE("tiling: streaming variants whose blocks read at most 1 KiB are not ti
     CHECK_FALSE(w.stream_kernel->tiled);
     CHECK_FALSE(w.stream_kernel->paired_lines.empty());
   }
+  // AVX-512 blocks of 32 uint16 rows (2 KiB) read in input order at any run length (input rows of
+  // 45 KiB here), unpaired.
+  Problem u16 = p;
+  u16.dtype = Dtype{"uint16", 2};
+  u16.shape = {4096, 23040};
+  u16.target = Target{Isa::avx512, 512};
+  const Lowered u = run_pipeline(u16);
+  REQUIRE(u.stream_kernel);
+  CHECK_FALSE(u.stream_kernel->tiled);
+  CHECK(u.stream_kernel->paired_lines.empty());
+  CHECK_THAT(u.stream_kernel->tiling, Catch::Contains(kStreamUntiledReason));
   // Small problems tiled on request (tile_min_bytes 1): the untiled streaming walk moves every
   // element as the reference does, whole and in parts.
   std::mt19937_64 rng(909);
