@@ -827,11 +827,15 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     AssemblyChoice choice = choose(min_tile);
     // Where the larger minimum leaves no assembled walk, or reaches it only with many more output
     // streams (17^6 float64 (2,0,5,3,1,4): 289 streams of 136 bytes where the 2 KiB tile has 17),
-    // the generated kernels' tile (kRuntimeAssemblyMaxStreams; AVX-512 only: measured there).
+    // the generated kernels' tile (kRuntimeAssemblyMaxStreams). On AVX2 too: without it the 38
+    // such problems of the bench and /tmp sets kept the cached walk (Intel server core, 1 thread,
+    // x best copy, same process): 1.0-3.2x, none slower; float32 (22,14,34,9,9,28)
+    // (5,0,1,3,4,2) 0.20 -> 0.63 (the generated kernel 0.69), (26,50,128,85) reversed 0.20 ->
+    // 0.49, uint16 (48,48,15,31,49) (2,4,0,3,1) 0.19 -> 0.55; 2 threads 1.6-3.4x.
     const auto streams = [](const AssemblyChoice& c) {
       return c.assembly ? static_cast<std::int64_t>(c.assembly->stream_out.size()) : 0;
     };
-    if (is_avx512(isa) && !choice.staged &&
+    if (!choice.staged &&
         (!choice.assembly || streams(choice) > kRuntimeAssemblyMaxStreams)) {
       AssemblyChoice small = choose(kAssemblyMinTileBytes);
       if (small.assembly && !small.staged && (!choice.assembly || streams(small) < streams(choice)))
