@@ -79,12 +79,15 @@ std::unique_ptr<PreparedBlocks> prepare_row_copy(const std::vector<LoopDim>& loo
   g.last_in = g.last_elems * spec.in_elem_bytes;
   // A last piece of its own program only where there are pieces (walk: tail bit 0 -> program 1).
   if (pieces == 1) g.last_in = g.piece_in, g.last_elems = g.piece_elems;
-  // AVX-512 only: the AVX2 row engine ran the 16^6 and 17^6 cases above at 0.73-0.83x with it
-  // (uint8 (96,75,96,80) (2,1,0,3) 1.2x; Zen 5), and from 15-20 GB/s without it. Inputs of
-  // kTileMinBytes and more, as the generated kernels prefetch: in cache the prefetches only cost
-  // (float32 (64,48,32) (1,0,2) 0.48x, float64 (40,32,17) 0.63x).
+  // Inputs of kTileMinBytes and more, as the generated kernels prefetch: in cache the prefetches
+  // only cost (float32 (64,48,32) (1,0,2) 0.48x, float64 (40,32,17) 0.63x). On AVX2 too: on the
+  // Intel server core (1 thread, x best copy, same process) the 19 such problems of the bench and
+  // /tmp sets ran 1.0-1.64x with it, none slower (float32 (33,38,29,33,20) (2,0,3,1,4) 0.29 ->
+  // 0.48, uint16 (186,78,43,43) (1,2,0,3) 0.42 -> 0.66, 17^6 float64 (3,1,4,2,0,5) 1.19x); on a
+  // Zen 5 the 16^6 and 17^6 cases had run at 0.73-0.83x with it, and 15-20 GB/s without.
   const std::int64_t in_bytes = walk_iterations(walk) * g.group * g.piece_in;
-  if (pieces == 1 && !spec.sink && spec.isa == RowIsa::avx512 && in_bytes >= kTileMinBytes)
+  if (pieces == 1 && !spec.sink && (spec.isa == RowIsa::avx512 || spec.isa == RowIsa::avx2) &&
+      in_bytes >= kTileMinBytes)
     g.ahead = row_prefetch_ahead(walk, g.piece_in, &g.ahead_bytes);
   if (!spec.sink && spec.isa == RowIsa::avx512)
     if (auto r = make_rows_avx512(walk, g, spec.stream, nullptr, pieces)) return r;
