@@ -901,12 +901,16 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   }
   // A staged tile reads a run of each of many input rows (225 of 120 bytes for 15^6 float64
   // (4,1,0,5,2,3)), which the next tile continues: more streams than the hardware prefetchers
-  // follow. On AVX-512 its blocks prefetch the next tile's lines (one step of the loop above the
-  // tile). Intel server core (2026-11-29), the 67 problems of the bench sets and 600 random large
-  // ones whose block walk is staged, ABBA, 1 thread: 14 at 1.1-2.6x (17^6 float64 (4,3,2,5,0,1)
-  // 1.81x, (4,1,2,5,3,0) 1.44x, uint16 (67,143,27,188) (2,1,3,0) 2.60x), the others 0.91-1.08x
-  // (the noise of the unchanged ones).
-  const bool staged_prefetch = stage && stage->level >= 1 && is_avx512(isa);
+  // follow. Its blocks prefetch the next tile's lines (one step of the loop above the tile).
+  // Intel server core (2026-11-29), the 67 problems of the bench sets and 600 random large ones
+  // whose block walk is staged, ABBA, 1 thread, AVX-512: 14 at 1.1-2.6x (17^6 float64
+  // (4,3,2,5,0,1) 1.81x, (4,1,2,5,3,0) 1.44x, uint16 (67,143,27,188) (2,1,3,0) 2.60x), the others
+  // 0.91-1.08x (the noise of the unchanged ones). AVX2 (the 32 staged problems of the bench and
+  // /tmp sets, same process, both orders): 15^6 and 17^6 float64 1.2-1.7x ((4,1,2,5,3,0) 0.23 ->
+  // 0.39 of the best copy), uint16 (58,28,40,29,37) (2,1,3,4,0) 1.23x, float64 (55,52,335,22)
+  // (2,0,3,1) 1.25x; float64 (14,3,60,25,72) (3,2,4,1,0) 0.89-0.93x (1.0 -> 0.9, its tiles read
+  // runs of 576 bytes), bytes 0.96-1.13x.
+  const bool staged_prefetch = stage && stage->level >= 1 && (is_avx512(isa) || isa == EngineIsa::avx2);
   if (!impl->cached) {
     engine::PrepareOptions options = cached_options;
     if (staged_prefetch)
