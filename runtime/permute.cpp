@@ -910,7 +910,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   // 0.39 of the best copy), uint16 (58,28,40,29,37) (2,1,3,4,0) 1.23x, float64 (55,52,335,22)
   // (2,0,3,1) 1.25x; float64 (14,3,60,25,72) (3,2,4,1,0) 0.89-0.93x (1.0 -> 0.9, its tiles read
   // runs of 576 bytes), bytes 0.96-1.13x.
-  const bool staged_prefetch = stage && stage->level >= 1 && (is_avx512(isa) || isa == EngineIsa::avx2);
+  // (`stage` is planned for the SIMD engines only, both of which prefetch.)
+  const bool staged_prefetch = stage && stage->level >= 1;
   if (!impl->cached) {
     engine::PrepareOptions options = cached_options;
     if (staged_prefetch)

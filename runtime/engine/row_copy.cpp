@@ -86,8 +86,7 @@ std::unique_ptr<PreparedBlocks> prepare_row_copy(const std::vector<LoopDim>& loo
   // 0.48, uint16 (186,78,43,43) (1,2,0,3) 0.42 -> 0.66, 17^6 float64 (3,1,4,2,0,5) 1.19x); on a
   // Zen 5 the 16^6 and 17^6 cases had run at 0.73-0.83x with it, and 15-20 GB/s without.
   const std::int64_t in_bytes = walk_iterations(walk) * g.group * g.piece_in;
-  if (pieces == 1 && !spec.sink && (spec.isa == RowIsa::avx512 || spec.isa == RowIsa::avx2) &&
-      in_bytes >= kTileMinBytes)
+  if (pieces == 1 && !spec.sink && spec.isa != RowIsa::portable && in_bytes >= kTileMinBytes)
     g.ahead = row_prefetch_ahead(walk, g.piece_in, &g.ahead_bytes);
   if (!spec.sink && spec.isa == RowIsa::avx512)
     if (auto r = make_rows_avx512(walk, g, spec.stream, nullptr, pieces)) return r;
