@@ -16,23 +16,27 @@ namespace gentt::bench {
 namespace {
 
 #if GENTT_STREAM_X86
-// Both bodies copy `lines` whole 64-byte lines from src to the 64-byte-aligned dst: four 4 KiB
-// pages (by destination offset) at a time, two lines of each page in turn, as glibc's large
-// memcpy reads; the rest two lines at a time. Four read streams keep more misses in flight than
-// one: on an Intel server core under KVM (2026-11-29) one stream copied 18 GB/s at 128-512 MiB
-// and four 24-25 (glibc's non-temporal memcpy: 25); on two threads 34-36 against 45-47.
+// The bodies copy `lines` whole 64-byte lines from src to the 64-byte-aligned dst in one of two
+// orders (StreamOrder). Four pages: four 4 KiB pages (by destination offset) at a time, two lines
+// of each page in turn, as glibc's large memcpy reads; the rest two lines at a time. Four read
+// streams keep more misses in flight than one on some machines and fewer on others: on an Intel
+// server core under KVM (2026-11-29) one stream copied 18 GB/s at 128-512 MiB and four 24-25
+// (glibc's non-temporal memcpy: 25; on two threads 34-36 against 45-47); on a Zen 5 under KVM
+// (2026-12-01) one stream 41-44 GB/s at 64-540 MiB and four 22. Sequential: two lines at a time in
+// address order.
 constexpr std::size_t kPageLines = 64;  // 4 KiB
 constexpr std::size_t kPages = 4;
 
-// That order: two(at) copies the two lines at byte offset `at`, for every pair of whole lines;
+// An order: two(at) copies the two lines at byte offset `at`, for every pair of whole lines;
 // returns the lines copied (all, or all but the last). The bodies inline it and `two` with
 // `flatten` (a lambda does not inherit its function's target attribute).
 template <class Two>
-inline std::size_t copy_pairs(std::size_t lines, Two two) {
+inline std::size_t copy_pairs(std::size_t lines, StreamOrder order, Two two) {
   std::size_t i = 0;
-  for (; i + kPages * kPageLines <= lines; i += kPages * kPageLines)
-    for (std::size_t l = 0; l < kPageLines; l += 2)
-      for (std::size_t k = 0; k < kPages; ++k) two(64 * (i + k * kPageLines + l));
+  if (order == StreamOrder::four_pages)
+    for (; i + kPages * kPageLines <= lines; i += kPages * kPageLines)
+      for (std::size_t l = 0; l < kPageLines; l += 2)
+        for (std::size_t k = 0; k < kPages; ++k) two(64 * (i + k * kPageLines + l));
   for (; i + 2 <= lines; i += 2) two(64 * i);
   return i;
 }
@@ -44,8 +48,9 @@ __attribute__((target("avx512f"))) inline void two_lines_avx512(char* dst, const
   _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + 64), b);
 }
 
-__attribute__((target("avx512f"), flatten)) void lines_avx512(char* dst, const char* src, std::size_t lines) {
-  const std::size_t i = copy_pairs(lines, [&](std::size_t at) { two_lines_avx512(dst + at, src + at); });
+__attribute__((target("avx512f"), flatten)) void lines_avx512(char* dst, const char* src, std::size_t lines,
+                                                               StreamOrder order) {
+  const std::size_t i = copy_pairs(lines, order, [&](std::size_t at) { two_lines_avx512(dst + at, src + at); });
   if (i < lines)
     _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + 64 * i), _mm512_loadu_si512(src + 64 * i));
   _mm_sfence();
@@ -61,8 +66,9 @@ __attribute__((target("avx2"))) inline void two_lines_avx2(char* d, const char* 
   GENTT_STREAM(d + 96, e);
 }
 
-__attribute__((target("avx2"), flatten)) void lines_avx2(char* dst, const char* src, std::size_t lines) {
-  const std::size_t i = copy_pairs(lines, [&](std::size_t at) { two_lines_avx2(dst + at, src + at); });
+__attribute__((target("avx2"), flatten)) void lines_avx2(char* dst, const char* src, std::size_t lines,
+                                                           StreamOrder order) {
+  const std::size_t i = copy_pairs(lines, order, [&](std::size_t at) { two_lines_avx2(dst + at, src + at); });
   if (i < lines) {
     const __m256i a = GENTT_LOAD(src + 64 * i), b = GENTT_LOAD(src + 64 * i + 32);
     GENTT_STREAM(dst + 64 * i, a);
@@ -74,7 +80,7 @@ __attribute__((target("avx2"), flatten)) void lines_avx2(char* dst, const char* 
 #undef GENTT_STREAM
 #endif
 
-using LinesFn = void (*)(char*, const char*, std::size_t);
+using LinesFn = void (*)(char*, const char*, std::size_t, StreamOrder);
 
 struct Choice {
   LinesFn lines;
@@ -99,7 +105,7 @@ const Choice& choice() {
 
 const char* stream_copy_isa() { return choice().isa; }
 
-void stream_copy(void* dst, const void* src, std::size_t bytes) {
+void stream_copy(void* dst, const void* src, std::size_t bytes, StreamOrder order) {
   const LinesFn lines = choice().lines;
   char* d = static_cast<char*>(dst);
   const char* s = static_cast<const char*>(src);
@@ -110,7 +116,7 @@ void stream_copy(void* dst, const void* src, std::size_t bytes) {
   }
   std::memcpy(d, s, head);
   const std::size_t n = (bytes - head) / 64;
-  lines(d + head, s + head, n);
+  lines(d + head, s + head, n, order);
   const std::size_t done = head + 64 * n;
   std::memcpy(d + done, s + done, bytes - done);
 }

@@ -9,9 +9,10 @@
 // stream_copy(dst, src, n): the head bytes up to the first 64-byte boundary of dst are copied
 // with memcpy, then every whole line of dst is written with non-temporal stores (AVX-512
 // _mm512_stream_si512 when the CPU has AVX-512F, else two AVX2 _mm256_stream_si256; src is read
-// with unaligned loads, four 4 KiB pages at a time as glibc's large memcpy reads), the tail
-// with memcpy, and an sfence orders the streamed stores before
-// the function returns. On CPUs (or architectures) with neither it is memcpy.
+// with unaligned loads in one of two orders, StreamOrder), the tail with memcpy, and an sfence
+// orders the streamed stores before the function returns. On CPUs (or architectures) with neither
+// it is memcpy. Which order copies faster depends on the machine (stream_copy.cpp), so gentt_bench
+// times both and takes the faster as the streaming copy.
 #pragma once
 
 #include <cstddef>
@@ -21,6 +22,10 @@ namespace gentt::bench {
 // "avx512", "avx2" or "memcpy": what stream_copy uses on this CPU (checked once, at run time).
 const char* stream_copy_isa();
 
-void stream_copy(void* dst, const void* src, std::size_t bytes);
+// The order src is read in: four 4 KiB pages at a time, two lines of each in turn (glibc's large
+// memcpy's order), or every line in address order.
+enum class StreamOrder { four_pages, sequential };
+
+void stream_copy(void* dst, const void* src, std::size_t bytes, StreamOrder order = StreamOrder::four_pages);
 
 }  // namespace gentt::bench
