@@ -166,26 +166,46 @@ void emit_run(CodeWriter& w, const Kernel& k, const std::string& elem) {
 }
 
 // K_prefetch(in): prefetches the lines that program 0 loads from the block prefetch_ahead
-// elements past `in` (ir/prefetch.h): one per 64-byte span of its load offsets, counted from
-// the block's base (where the base is not on a line, a run may touch one line more). The address is
-// formed as an integer: the block ahead may lie past the tensor, and a prefetch never faults.
+// elements past `in` (ir/prefetch.h, ir/band.h) and that its own loads do not touch: for each load's
+// byte run, its run `ahead` bytes on less the run itself (a band's next step along the same rows:
+// the bytes after the run), one address a line apart from the last byte down to the first. The
+// input need not start on a line (NumPy's and malloc's large buffers start 16 bytes into one), so
+// a run of a line may touch two: the last byte of the next step's run is in the line the current
+// run does not touch, aligned or not. The address is formed as an integer: the block ahead may
+// lie past the tensor, and a prefetch never faults.
+// always_inline: GCC 12 deems a function of prefetches alone free of side effects, and at -O1
+// and above its IPA pure-const pass marks a prefetch function that is not inlined early (one of
+// 16 or more lines) pure and deletes every call to it, unused result and all: no prefetch was
+// left in such kernels (objdump) until 2026-12-01. Inlined before that pass, the builtins stay.
 void emit_prefetch(CodeWriter& w, const Kernel& k, const std::string& elem) {
-  std::vector<int64_t> lines;
-  for (const Op& op : k.programs.front().ops)
-    if (op.kind == OpKind::load) {
-      const int64_t line = op.offset * k.elem_bytes / kLineBytes * kLineBytes;
-      if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
-    }
   const int64_t ahead = k.prefetch_ahead * k.elem_bytes;
+  std::vector<int64_t> at;  // byte offsets from the block's base plus `ahead`
+  for (const Op& op : k.programs.front().ops) {
+    if (op.kind != OpKind::load) continue;
+    const int64_t run = op.count * k.elem_bytes, first = op.offset * k.elem_bytes;
+    int64_t lo = first + ahead, hi = lo + run;  // [lo, hi): the run ahead, less the run itself
+    if (lo < first + run && hi > first) {
+      if (ahead > 0) lo = first + run;
+      else hi = first;
+    }
+    auto add = [&](int64_t x) {
+      if (std::find(at.begin(), at.end(), x - ahead) == at.end()) at.push_back(x - ahead);
+    };
+    int64_t a = hi - 1;
+    for (; a >= lo; a -= kLineBytes) add(a);
+    // The last address is less than a line above lo, so lo may lie in the line before it, unless
+    // the range starts where the run ends: lo's line is then the run's last one (or that address's).
+    if (a + kLineBytes > lo && lo != first + run) add(lo);
+  }
   w.line("");
-  w.comment(fmt::format("Software prefetch: the {} lines that block 0 loads, {} bytes (one step of the loop above the "
-                        "innermost) ahead.",
-                        lines.size(), ahead));
-  w.block(fmt::format("inline void {}_prefetch(const {}* in)", k.name, elem), [&] {
+  w.comment(fmt::format("Software prefetch: {} addresses of the runs that block 0 loads, {} bytes ahead (each run's "
+                        "bytes there that it does not load itself, a line apart).",
+                        at.size(), ahead));
+  w.block(fmt::format("__attribute__((always_inline)) inline void {}_prefetch(const {}* in)", k.name, elem), [&] {
     w.linef("const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(in) {} {};", ahead < 0 ? '-' : '+',
             ahead < 0 ? -ahead : ahead);
-    for (int64_t line : lines)
-      w.linef("__builtin_prefetch(reinterpret_cast<const void*>(at + {}), 0, {});", line, k.prefetch_locality);
+    for (int64_t a : at)
+      w.linef("__builtin_prefetch(reinterpret_cast<const void*>(at + {}), 0, {});", a, k.prefetch_locality);
   });
 }
 

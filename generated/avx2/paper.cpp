@@ -465,16 +465,24 @@ inline void paper_f32_128x64x32x16_p1302_tile_block0(const paper_f32_128x64x32x1
   gentt_avx2_store(out + 224, v31);
 }
 
-// Software prefetch: the 8 lines that block 0 loads, 131072 bytes (one step of the loop above the innermost) ahead.
-inline void paper_f32_128x64x32x16_p1302_tile_prefetch(const paper_f32_128x64x32x16_p1302_elem* in) {
+// Software prefetch: 16 addresses of the runs that block 0 loads, 131072 bytes ahead (each run's bytes there that it does not load itself, a line apart).
+__attribute__((always_inline)) inline void paper_f32_128x64x32x16_p1302_tile_prefetch(const paper_f32_128x64x32x16_p1302_elem* in) {
   const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(in) + 131072;
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 31), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 0), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 95), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 64), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 159), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 128), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 223), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 192), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 287), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 256), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 351), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 320), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 415), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 384), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 479), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 448), 0, 2);
 }
 
@@ -1188,17 +1196,25 @@ inline void paper_f32_27p5_p41203_tile_block3(const paper_f32_27p5_p41203_elem* 
   gentt_avx2_store_dwords(out + 66, 3, v8);
 }
 
-// Software prefetch: the 8 lines that block 0 loads, 2125764 bytes (one step of the loop above the innermost) ahead.
-inline void paper_f32_27p5_p41203_tile_prefetch(const paper_f32_27p5_p41203_elem* in) {
+// Software prefetch: 16 addresses of the runs that block 0 loads, 2125764 bytes ahead (each run's bytes there that it does not load itself, a line apart).
+__attribute__((always_inline)) inline void paper_f32_27p5_p41203_tile_prefetch(const paper_f32_27p5_p41203_elem* in) {
   const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(in) + 2125764;
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 31), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 0), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 64), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 192), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 320), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 384), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 512), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 640), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 704), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 139), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 108), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 247), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 216), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 355), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 324), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 463), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 432), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 571), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 540), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 679), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 648), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 787), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 756), 0, 2);
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):

@@ -513,24 +513,40 @@ inline void paper_f32_128x64x32x16_p1302_tile_block0(const paper_f32_128x64x32x1
   _mm512_storeu_si512(out + 480, v79);
 }
 
-// Software prefetch: the 16 lines that block 0 loads, 131072 bytes (one step of the loop above the innermost) ahead.
-inline void paper_f32_128x64x32x16_p1302_tile_prefetch(const paper_f32_128x64x32x16_p1302_elem* in) {
+// Software prefetch: 32 addresses of the runs that block 0 loads, 131072 bytes ahead (each run's bytes there that it does not load itself, a line apart).
+__attribute__((always_inline)) inline void paper_f32_128x64x32x16_p1302_tile_prefetch(const paper_f32_128x64x32x16_p1302_elem* in) {
   const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(in) + 131072;
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 63), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 0), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 127), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 64), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 191), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 128), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 255), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 192), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 319), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 256), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 383), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 320), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 447), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 384), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 511), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 448), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 575), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 512), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 639), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 576), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 703), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 640), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 767), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 704), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 831), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 768), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 895), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 832), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 959), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 896), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1023), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 960), 0, 2);
 }
 
@@ -1852,25 +1868,41 @@ inline void paper_f32_27p5_p41203_tile_block3(const paper_f32_27p5_p41203_elem* 
   _mm512_mask_storeu_epi32(out + 330, static_cast<__mmask16>(0x7ffu), v56);
 }
 
-// Software prefetch: the 16 lines that block 0 loads, 2125764 bytes (one step of the loop above the innermost) ahead.
-inline void paper_f32_27p5_p41203_tile_prefetch(const paper_f32_27p5_p41203_elem* in) {
+// Software prefetch: 32 addresses of the runs that block 0 loads, 2125764 bytes ahead (each run's bytes there that it does not load itself, a line apart).
+__attribute__((always_inline)) inline void paper_f32_27p5_p41203_tile_prefetch(const paper_f32_27p5_p41203_elem* in) {
   const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(in) + 2125764;
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 63), 0, 2);
   __builtin_prefetch(reinterpret_cast<const void*>(at + 0), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 64), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 192), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 320), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 384), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 512), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 640), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 704), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 832), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 960), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 1024), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 1152), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 1280), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 1344), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 1472), 0, 2);
-  __builtin_prefetch(reinterpret_cast<const void*>(at + 1600), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 171), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 108), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 279), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 216), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 387), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 324), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 495), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 432), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 603), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 540), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 711), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 648), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 819), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 756), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 927), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 864), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1035), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 972), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1143), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1080), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1251), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1188), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1359), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1296), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1467), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1404), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1575), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1512), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1683), 0, 2);
+  __builtin_prefetch(reinterpret_cast<const void*>(at + 1620), 0, 2);
 }
 
 // Runs flat iterations [begin, end) of the loop nest (outermost first):
