@@ -88,7 +88,7 @@ std::string emit_file(const std::vector<KernelUnit>& units, const std::string& r
       }
       w.comment(fmt::format("  streaming variant {} (when out is 64-byte aligned): loops {} ({} "
                             "iterations), {} of {} full-block stores streaming",
-                            u.stream_kernel->name, u.stream_kernel->tiled ? "in cache tiles" : u.stream_kernel->order,
+                            u.stream_kernel->name, u.stream_kernel->banded ? "in band tiles" : u.stream_kernel->tiled ? "in cache tiles" : u.stream_kernel->order,
                             u.stream_kernel->iterations(), streamed, stores));
     }
     if (const std::string note = backend.banner_note(u); !note.empty()) w.comment("  " + note);

@@ -500,7 +500,7 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
     w.line("");
     w.comment(fmt::format("The streaming variant (used when `out` is {}-byte aligned): loops {}, "
                           "whole-line stores around the cache.",
-                          kLineBytes, stream->tiled ? "in cache tiles" : stream->order));
+                          kLineBytes, stream->banded ? "in band tiles" : stream->tiled ? "in cache tiles" : stream->order));
     emit_programs_and_run(w, *stream, elem, hooks);
   }
   w.line("");

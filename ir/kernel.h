@@ -87,6 +87,7 @@ struct Kernel {
   std::vector<BlockProgram> unrolled;  // empty when unroll == 1, else one per program
   bool tiled = false;                  // the loops walk cache tiles (ir/tiling.h)
   bool left_tiles = false;             // a streaming variant not tiled where its cached walk is (stream_keeps_tiles)
+  bool banded = false;                 // a streaming variant walking band tiles (ir/band.h); `tiling` says how
   // Where not tiled, the loops' order for the banner: "in output order", "in input order" or
   // "from the block outwards" (LoopOrder, ir/loops.h).
   std::string order = "in output order";

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "ir/band.h"
 #include "ir/bits.h"
 #include "ir/block_space.h"
 #include "ir/error.h"
@@ -219,6 +220,30 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
   for (const Op& op : kernel.programs.front().ops)
     if (op.kind == OpKind::load) block_in += op.count * c.elem_bytes;
   const int64_t out_bytes = kernel.in_elements * c.elem_bytes;
+  // The streaming variant of an output past the caches walks bands of tiles and prefetches each
+  // tile's lines one tile ahead (ir/band.h), where such tiles exist: for vectors of a whole line
+  // (AVX-512; AVX2's half lines keep the walks below) and blocks that transpose (rows copied whole,
+  // a kept innermost axis, keep their own walks).
+  if (options.streaming && out_bytes >= kTileMinBytes && kernel.lanes * c.elem_bytes == kLineBytes &&
+      plan.shuffle_steps > 0) {
+    std::vector<std::pair<int64_t, int64_t>> loads;
+    for (const Op& op : kernel.programs.front().ops)
+      if (op.kind == OpKind::load) loads.push_back({op.offset, op.count});
+    BandChoice band = band_loops(walk, c.elem_bytes, loads);
+    if (band.banded) {
+      kernel.tiled = true;
+      kernel.banded = true;
+      kernel.tiling = band.reason;
+      kernel.loops = band.regions.front().loops;
+      if (band.regions.size() > 1) kernel.regions = std::move(band.regions);
+      kernel.prefetch_ahead = band.prefetch_ahead;
+      for (auto& prog : kernel.programs)
+        for (auto& op : prog.ops)
+          op.stream = op.kind == OpKind::store && op.count == kernel.lanes && op.offset % kernel.lanes == 0;
+      add_unrolled_programs(kernel);
+      return kernel;
+    }
+  }
   // AVX-512 blocks of whole-line registers that read at most 1 KiB: tiles from 8 MiB only.
   BlockLoops tiled_walk = walk;
   TileChoice tiling = tile_block_loops(tiled_walk, out_bytes,

@@ -224,7 +224,7 @@ Lowered run_pipeline(const Problem& given) {
     const PrefetchChoice cached = choose_prefetch(out.kernel);
     out.kernel.prefetch_ahead = cached.ahead;
     out.plan.reasons.push_back(cached.reason);
-    if (out.stream_kernel) {
+    if (out.stream_kernel && !out.stream_kernel->prefetch_ahead) {  // bands prefetch their own (ir/band.h)
       const PrefetchChoice streamed = choose_prefetch(*out.stream_kernel);
       out.stream_kernel->prefetch_ahead = streamed.ahead;
       if (streamed.reason != cached.reason) out.plan.reasons.push_back("streaming variant's " + streamed.reason);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
 
 #include "ir/error.h"
 #include "ir/tiling.h"
@@ -129,9 +130,11 @@ StreamChoice choose_streaming(const Kernel& cached, StoreMode mode, bool target_
     return {false, fmt::format("stores: cached (the output, {}, is below the {} from which streaming pays)",
                                size_text(bytes), size_text(kStreamMinBytes))};
   const bool tiles = stream ? stream->tiled : cached.tiled;
-  std::string walk = tiles ? "the loops walk the same cache tiles"
-                           : "the loops run in input order so reads are sequential (from the block outwards where "
-                             "input order walks the output's next axis outermost)";
+  std::string walk = stream && stream->banded
+                         ? "the loops walk " + stream->tiling.substr(std::string_view("loops: ").size()) + " (ir/band.h)"
+                     : tiles ? "the loops walk the same cache tiles"
+                             : "the loops run in input order so reads are sequential (from the block outwards where "
+                               "input order walks the output's next axis outermost)";
   if (stream && stream->left_tiles)
     walk += fmt::format(", not in the cached walk's tiles ({})",
                         stream->paired_lines.empty() ? kStreamUntiledReason : kStreamPairedReason);

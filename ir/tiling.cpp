@@ -61,25 +61,19 @@ TileChoice tile_loops(BlockLoops& walk, int64_t out_bytes, int64_t min_bytes, in
     return choice;
   }
   const int64_t rem_r = R.count - main_r, rem_w = W.count - main_w;
-  std::vector<LoopDim> others;
-  for (size_t d = 0; d < loops.size(); ++d)
-    if (d != r && d != w) others.push_back(loops[d]);
-  auto region = [&](int64_t in_off, int64_t out_off, std::vector<LoopDim> tail) {
-    LoopRegion g{in_off, out_off, others};
-    g.loops.insert(g.loops.end(), tail.begin(), tail.end());
-    choice.regions.push_back(std::move(g));
-  };
+  TileRegions regions(loops, r, w);
   // Full tiles, then the remainder of W beside them, the remainder of R below them, the corner.
-  region(0, 0, {tile_steps(R, tr, main_r), tile_steps(W, tw, main_w), with_count(R, tr, false), with_count(W, tw, false)});
+  regions.add(0, 0, {tile_steps(R, tr, main_r), tile_steps(W, tw, main_w), with_count(R, tr, false), with_count(W, tw, false)});
   if (rem_w > 0)
-    region(main_w * W.in_stride, main_w * W.out_stride,
-           {tile_steps(R, tr, main_r), with_count(R, tr, false), with_count(W, rem_w, true)});
+    regions.add(main_w * W.in_stride, main_w * W.out_stride,
+                {tile_steps(R, tr, main_r), with_count(R, tr, false), with_count(W, rem_w, true)});
   if (rem_r > 0)
-    region(main_r * R.in_stride, main_r * R.out_stride,
-           {tile_steps(W, tw, main_w), with_count(R, rem_r, true), with_count(W, tw, false)});
+    regions.add(main_r * R.in_stride, main_r * R.out_stride,
+                {tile_steps(W, tw, main_w), with_count(R, rem_r, true), with_count(W, tw, false)});
   if (rem_r > 0 && rem_w > 0)
-    region(main_r * R.in_stride + main_w * W.in_stride, main_r * R.out_stride + main_w * W.out_stride,
-           {with_count(R, rem_r, true), with_count(W, rem_w, true)});
+    regions.add(main_r * R.in_stride + main_w * W.in_stride, main_r * R.out_stride + main_w * W.out_stride,
+                {with_count(R, rem_r, true), with_count(W, rem_w, true)});
+  choice.regions = regions.take();
   loops = choice.regions.front().loops;
   choice.tiled = true;
   choice.read_tile = tr;

@@ -169,6 +169,27 @@ inline LoopDim with_count(const LoopDim& loop, int64_t count, bool keep_tail) {
   return l;
 }
 
+// The nests of a tiled walk: each region keeps the loops of `loops` other than the two it tiles
+// (r and w, in their order, outermost) above its own inner loops.
+class TileRegions {
+ public:
+  TileRegions(const std::vector<LoopDim>& loops, size_t r, size_t w) {
+    for (size_t d = 0; d < loops.size(); ++d)
+      if (d != r && d != w) others_.push_back(loops[d]);
+  }
+  // A region from (in_off, out_off) elements: the other loops, then `inner`.
+  void add(int64_t in_off, int64_t out_off, const std::vector<LoopDim>& inner) {
+    LoopRegion g{in_off, out_off, others_};
+    g.loops.insert(g.loops.end(), inner.begin(), inner.end());
+    regions_.push_back(std::move(g));
+  }
+  std::vector<LoopRegion> take() { return std::move(regions_); }
+
+ private:
+  std::vector<LoopDim> others_;
+  std::vector<LoopRegion> regions_;
+};
+
 // Tiles `loops` when the output is at least `min_bytes`; block_in_bytes are the bytes one full
 // block reads, cache_bytes the budget for one tile's input lines. On success `loops` becomes
 // the first region's nest. Tiling keeps every loop's tail bit on the loop's last iteration, so the block

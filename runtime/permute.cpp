@@ -16,6 +16,7 @@
 #include "gentt/arguments.h"
 #include "gentt/cpu.h"
 #include "ir/assembly.h"
+#include "ir/band.h"
 #include "ir/interleave.h"
 #include "ir/line_pairs.h"
 #include "ir/loops.h"
@@ -948,11 +949,49 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     bool read_rows_limited = false;      // the untiled walk's row limit fired (ir/loops.h)
     bool left_tiles = false;             // the cached walk is tiled, this one not (stream_keeps_tiles)
     std::string paired_lines = {};       // the untiled walk's paired output lines (ir/line_pairs.h), or empty
+    std::string band = {};               // the band walk's reason (ir/band.h), or empty
   };
   // `line_rows`: the block's rows are whole lines (AVX-512 line vectors, AVX2's block of one more
   // register bit), so that its untiled walk may pair its output lines (ir/line_pairs.h).
   auto try_stream = [&](const Plan& p, const engine::BlockTables& t, const TileChoice& cached_tiles,
                         bool line_rows) -> StreamTry {
+    // Bands of tiles that prefetch the next tile (ir/band.h), as the generated kernels' streaming
+    // variants walk where such tiles exist.
+    // (AVX-512 line vectors: AVX2's half lines keep the walks below; blocks that transpose: rows
+    // copied whole keep theirs.)
+    if (out_total >= kTileMinBytes && vector == kLineBytes && p.shuffle_steps > 0) {
+      const engine::BlockTables ordered = engine::with_loop_order(t, p, LoopOrder::output);
+      std::vector<std::pair<std::int64_t, std::int64_t>> loads;
+      const engine::ProgramTables& full = ordered.programs.front();
+      for (size_t r = 0; r < full.load_offset.size(); ++r)
+        if (full.load_count[r] > 0) loads.push_back({full.load_offset[r], full.load_count[r]});
+      const BandChoice band = band_loops(ordered.loops, elem_bytes, loads);
+      if (band.banded) {
+        TileChoice bands;
+        bands.tiled = true;
+        bands.regions = band.regions;
+        BlockLoops first = ordered.loops;
+        first.loops = band.regions.front().loops;
+        const engine::BlockTables banded = engine::with_loops(ordered, first);
+        for (const auto& g : band.regions) {
+          if ((g.out_offset * elem_bytes) % vector != 0) return {};
+          for (const auto& l : g.loops)
+            if ((l.out_stride * elem_bytes) % vector != 0) return {};
+        }
+        for (const auto& prog : banded.programs)
+          for (size_t r = 0; r < prog.store_count.size(); ++r)
+            if (prog.store_count[r] == p.lanes && (prog.store_offset[r] * elem_bytes) % vector != 0) return {};
+        engine::PrepareOptions o = cached_options;
+        o.stream = true;
+        // The engines prefetch each register's load address plus this: the last byte of the run
+        // one tile on, which is in the line the run there does not share with the run before it
+        // whether or not the input starts on a line (the generated kernels' K_prefetch).
+        o.prefetch_ahead = band.prefetch_ahead * elem_bytes + (kLineBytes - 1);
+        StreamTry s{prepare(banded, bands, o, "avx512"), "", true};
+        s.band = band.reason;
+        return s;
+      }
+    }
     // Small blocks with short runs stream untiled even where the cached walk is tiled
     // (ir/tiling.h's stream_keeps_tiles), as the generated kernels' streaming variants do.
     const LoopOrder untiled_order = streaming_order(p);
@@ -1007,6 +1046,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   bool stream_rows_limited = false;
   bool stream_left_tiles = false;
   std::string stream_paired;
+  std::string stream_band;
   if (stream && impl->cached && impl->isa != "scalar") {
     StreamTry s = try_stream(plan, *tables, tiling, is_avx512(isa) && vector == kLineBytes);
     // Half lines from blocks far apart: a block with one more register bit, the next output bit,
@@ -1034,6 +1074,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     stream_rows_limited = s.read_rows_limited;
     stream_left_tiles = s.left_tiles;
     stream_paired = s.paired_lines;
+    stream_band = s.band;
     if (!s.why.empty()) stream_note = impl->stream ? s.why : " (" + s.why + ")";
   }
 
@@ -1074,6 +1115,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
            << ")\n";
   text << "stores: "
        << (!impl->stream ? "cached" + stream_note
+           : !stream_band.empty() ? "streaming when out is 64-byte aligned (" + stream_band + ")"
            : stream_tiled ? "streaming when out is 64-byte aligned (tiled output-order loops)"
                           : std::string("streaming when out is 64-byte aligned (loops ") + order_text(stream_order) +
                                 (stream_rows_limited ? std::string(", ") + kReadRowsLimitText : std::string()) +

@@ -11,8 +11,8 @@ gen=$1 cxx=$2 work=$3
 mkdir -p "$work"
 status=0
 checked=0
-# Problems whose walks prefetch: an assembled walk's tile (its cached variant), and AVX2's untiled
-# walk of rows a page apart.
+# Problems whose walks prefetch: a large 2-D transpose streamed in bands (AVX-512), an assembled
+# walk's tile (its cached variant), and AVX2's untiled walk of rows a page apart.
 while read -r name isa shape perm dtype; do
   src="$work/$name.cpp"
   "$gen" generate --shape "$shape" --perm "$perm" --dtype "$dtype" --isa "$isa" --name "$name" -o "$src"
@@ -34,6 +34,7 @@ while read -r name isa shape perm dtype; do
     checked=$((checked + 1))
   done
 done <<'CASES'
+band_f32 avx512 4096,4000 1,0 float32
 assembled_f64 avx512 17,17,17,17,17,17 3,5,4,0,2,1 float64
 avx2_rows avx2 16,16,16,16,16,16 4,3,5,0,1,2 float64
 CASES

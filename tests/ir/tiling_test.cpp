@@ -98,8 +98,17 @@ TEST_CASE("tiling: streaming variants whose blocks read at most 1 KiB, or 32 row
     INFO(isa_name(target.isa));
     // 16 rows of 64 bytes (AVX-512), 16 rows of 32 bytes (AVX2's block of whole lines), input
     // rows of 255 and 127 lines (254 blocks): the cached walk is tiled, the streaming one reads in
-    // input order, two loops (from 256 blocks on it pairs them: ir/line_pairs.h).
-    p.shape = {4112, target.isa == Isa::avx2 ? 2032 : 4080};
+    // input order, two loops (from 256 blocks on it pairs them: ir/line_pairs.h). AVX-512 walks
+    // bands there (ir/band.h); rows of 2048 floats (128 blocks), whose bands would crowd eight sets
+    // of the model cache, read in input order.
+    p.shape = {4112, target.isa == Isa::avx2 ? 2032 : 4096 - 16};
+    if (target.isa == Isa::avx512) {
+      const Lowered banded = run_pipeline(p);
+      REQUIRE(banded.stream_kernel);
+      CHECK(banded.stream_kernel->tiled);
+      CHECK_THAT(banded.stream_kernel->tiling, Catch::StartsWith("loops: bands of 32 blocks"));
+      p.shape = {4112, 2048};
+    }
     const Lowered l = run_pipeline(p);
     REQUIRE(lower(l.plan, "k", LowerOptions{.avx512_target = target.isa == Isa::avx512}).tiled);
     REQUIRE(l.stream_kernel);
@@ -122,11 +131,16 @@ TEST_CASE("tiling: streaming variants whose blocks read at most 1 KiB, or 32 row
     CHECK_FALSE(w.stream_kernel->paired_lines.empty());
   }
   // AVX-512 blocks of 32 uint16 rows (2 KiB) read in input order at any run length (input rows of
-  // 45 KiB here), unpaired.
+  // 32 KiB here, whose bands would crowd two sets of the model cache), unpaired; rows of 45 KiB
+  // walk bands.
   Problem u16 = p;
   u16.dtype = Dtype{"uint16", 2};
   u16.shape = {4096, 23040};
   u16.target = Target{Isa::avx512, 512};
+  const Lowered ub = run_pipeline(u16);
+  REQUIRE(ub.stream_kernel);
+  CHECK_THAT(ub.stream_kernel->tiling, Catch::StartsWith("loops: bands of 16 blocks"));
+  u16.shape = {4096, 16384};
   const Lowered u = run_pipeline(u16);
   REQUIRE(u.stream_kernel);
   CHECK_FALSE(u.stream_kernel->tiled);

@@ -585,16 +585,16 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
     check_contiguous(bytes, "auto", {1, 2}, rng);
     if (gentt::cpu_supports("avx512skx")) check_contiguous(bytes, "avx512skx", 1, rng);
   }
-  // A 2-D transpose of 16 KiB rows, 17 MB (ir/line_pairs.h): AVX-512's streaming walk leaves the
-  // cached walk's tiles and pairs its output lines, 32 pairs of row chunks and one more in a second
-  // nest, a tail chunk of columns; out on a line (streamed) and off it, threads and parts.
+  // A 2-D transpose of 16 KiB rows, 17 MB: AVX-512's streaming walk takes bands of 16 row chunks
+  // (ir/band.h), 4 bands and one more in a second nest, a tail chunk of columns in a third; AVX2's
+  // leaves the cached walk's tiles and pairs its output lines (ir/line_pairs.h), 32 pairs of row
+  // chunks and one more in a second nest; out on a line (streamed) and off it, threads and parts.
   {
     const Case long_rows{{1040, 4100}, {1, 0}, 4};
     const std::string text = plan_text(long_rows, "auto");
     INFO(text);
     if (gentt::cpu_supports("avx512"))
-      CHECK(text.find("2 neighbouring lines of each output row written back to back (its last block unpaired, in a "
-                      "second loop nest)") != std::string::npos);
+      CHECK(text.find("streaming when out is 64-byte aligned (loops: bands of 16 blocks") != std::string::npos);
     check_contiguous(long_rows, "auto", {1, 2}, rng);
     if (gentt::cpu_supports("avx2")) {
       CHECK_THAT(plan_text(long_rows, "avx2"), Catch::Contains("written back to back"));
@@ -856,10 +856,13 @@ TEST_CASE("permute: describe() says which walks leave the cache tiles (ir/tiling
   // 4 MiB of float32: whole-line blocks of 1 KiB stay untiled below 8 MiB (output order).
   d.shape = {1024, 1024};
   CHECK_THAT(gentt::plan_permute(d).describe(), Catch::Contains("loops: no tiling (a block of whole-line registers"));
-  // 64 MiB: the cached walk is tiled, the streaming one reads in input order (rows of 255 lines,
-  // unpaired: ir/line_pairs.h). (The cached walk assembles its lines in chunks of the tiled
+  // 64 MiB: the cached walk is tiled, the streaming one walks bands (rows of 255 lines, ir/band.h);
+  // 32 MiB of rows of 128 lines, whose bands would crowd the cache sets, reads in input order
+  // (unpaired: ir/line_pairs.h). (The cached walk assembles its lines in chunks of the tiled
   // loops: ir/assembly.h.)
   d.shape = {4112, 4080};
+  CHECK_THAT(gentt::plan_permute(d).describe(), Catch::Contains("streaming when out is 64-byte aligned (loops: bands of 32 blocks"));
+  d.shape = {4112, 2048};
   std::string text = gentt::plan_permute(d).describe();
   CHECK((text.find("loops: tiles of") != std::string::npos || text.find("output lines assembled") != std::string::npos));
   CHECK_THAT(text, Catch::Contains(std::string("loops in input order, not tiled: ") + "its block reads at most 1 KiB of input and its innermost loop"));

@@ -1,0 +1,73 @@
+// Band tiles: the walk of a streaming variant of an output past the caches (issue 8). Shared by
+// lowering (the generated kernels) and the run-time engine, so both walk the same blocks.
+//
+// A streaming walk writes whole output lines around the cache, but memory still wants each output
+// row written in long runs, and the input lines read once, ahead of their use. The band walk
+//   [other loops (output order), W / tw, R / tr, tr, tw]
+// takes W, the innermost loop of the output-order walk (its blocks write the next vectors of the
+// same output rows), and R, the loop with the smallest input stride (its blocks read the next
+// vectors of the same input rows). A tile is tr x tw blocks: tw blocks along W write a run of tw
+// vectors to each of the block's output rows, and tr steps of R read tr vectors of each of the
+// tile's input rows; tiles go along R (the band: tw blocks of W) before the next band. The tile's
+// rows are many more than the hardware prefetchers follow (512 float32 rows on AVX-512), so every
+// full block first prefetches its own loads' lines one tile (tr steps of R) ahead: each tile finds
+// its lines in the caches.
+//
+// Measured on a Zen 5 under KVM (2026-12-01, AVX-512, 1 thread, /tmp prototypes of 2-D transposes,
+// huge pages, x best copy): the generated kernels' walks (input order, 16-64 rows at a time)
+// 0.30-0.43; bands of 512 rows (tw = 32 float32 blocks), one line of each row a tile, the next
+// tile prefetched: float32 4096x4000 0.95, float64 4096x2000 0.88, uint16 4096x8000 0.81; without
+// the prefetch 0.5-0.7. Power-of-two row strides put a tall tile's lines into a few cache sets,
+// where they evict each other before they are read (float32 4096^2: 0.55 with 512 rows): there
+// the tile is wider and shorter (32 rows of 1 KiB: 0.78).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ir/kernel.h"
+#include "ir/loops.h"
+
+namespace gentt {
+
+// A tile's input lines: at most this many bytes (the tile being read and the one being prefetched
+// both stay in L2; 512 rows of a line each measured best for float32).
+inline constexpr int64_t kBandTileBytes = int64_t{32} << 10;
+// ... and at least this many (where R is that long): the next tile's prefetches are issued a whole
+// tile ahead of its loads (a tile of 32 lines, power-of-two rows of 32 float32 blocks one line wide,
+// measured 0.63 of the best copy; of 256 lines, 8 of each row, 0.78-0.86).
+inline constexpr int64_t kBandMinTileBytes = int64_t{16} << 10;
+// The model cache that rates a tile's lines: lines mod kBandModelSets sets (64 KiB of 64-byte
+// lines: the set period of a 1 MiB 16-way L2), at most kBandMaxLinesPerSet of one tile in a set
+// (half the ways: the next tile's lines arrive while the tile is read).
+inline constexpr int64_t kBandModelSets = 1024;
+inline constexpr int64_t kBandMaxLinesPerSet = 8;
+// Each output row gets at least this many bytes per tile: non-temporal runs of a line or two to
+// rows far apart cost the write side half its rate (bench/access_patterns.cpp), and bands of
+// shorter runs lost to the walks in input order (TTC float32 (28,28,48,4,352) axes (1,3,0,4,2),
+// runs of 128 bytes: 0.86 -> 0.51 of the best copy; (48,28,28,4,352) reversed 0.43 -> 0.31).
+inline constexpr int64_t kBandMinRunBytes = 512;
+
+// R reads at least this many bytes of each row in all (its count times its step): shorter rows
+// lie next to each other in the input, and the walks in input order read them on (float64
+// (3699,88,27) axes (2,0,1), rows of 216 bytes: 0.81x banded).
+inline constexpr int64_t kBandMinRowBytes = 1024;
+
+struct BandChoice {
+  bool banded = false;
+  int64_t tw = 0, tr = 0;      // blocks along W and steps of R in a tile
+  int64_t prefetch_ahead = 0;  // input elements from a block to the block whose lines it prefetches
+  // The nests that together walk every block once: the full tiles, then the rest of R beside them
+  // (in each band), then the last band's rest of W (every R). Every region's innermost loop is W.
+  std::vector<LoopRegion> regions;
+  std::string reason;  // for explain, the banner and describe()
+};
+
+// The band walk of `walk` (the output-order walk, outermost first) for blocks of `elem_bytes`
+// elements whose program 0 loads `loads` (element offset and count per register).
+BandChoice band_loops(const BlockLoops& walk, int64_t elem_bytes,
+                      const std::vector<std::pair<int64_t, int64_t>>& loads);
+
+}  // namespace gentt
