@@ -89,7 +89,9 @@ struct ShuffleCode {
 // else to do): side 0 keeps a's lanes whose bit j is 0 and takes b's below them, side 1 the
 // rest. Units of 2^j elements of 1, 2, 8, 16 or 32 bytes. 4-byte units stay vpermt2d: their
 // one-instruction form, a masked vpshufd merging into the other register, ran float32 2^20
-// reversed at 0.82-0.87x and 4096^2 at 0.86-0.94x of vpermt2d on Zen 4 (1 thread, gentt set).
+// reversed at 0.82-0.87x and 4096^2 at 0.86-0.94x of vpermt2d on Zen 4 (1 thread, gentt set);
+// but in blocks of 32 registers, whose two index registers spill, a masked vmovsldup/vmovshdup
+// (uint8 8192x8000 split rows, streamed in bands: 30.6 -> 33.2 GB/s, Zen 5).
 // Only kernels of outputs under kPlainFormMaxBytes take them (docs/performance.md): there the
 // block's shuffles bound the kernel, and the forms measured 1.06-1.43x (float32 2^10 reversed
 // 1.43, (6,10,12,14,9) 1.23, uint16 64x32x32x4 1.08, 511x513 1.06); from 4 MiB, where memory
@@ -100,15 +102,22 @@ struct PlainExchange {
   int unit_bytes = 0;
   int side = 0;
 };
+// Blocks of 32 registers or more (a split input row's 32 registers of bytes, ir/plan.h) take the
+// forms at any size: they need no index register, where the block has none to spare (uint8
+// 8192x8000 transposed, streamed in bands: 22.6 -> 26.3 GB/s, Zen 5). So does the exchange of a
+// register's two halves (the join of a split row's two runs) in any block.
 std::optional<PlainExchange> plain_exchange(const Kernel& k, const std::vector<int>& index, int reg_bytes) {
   const int lanes = k.lanes;
   const int64_t elem_bytes = k.elem_bytes;
-  if (k.in_elements * elem_bytes >= kPlainFormMaxBytes) return std::nullopt;
   if (static_cast<int64_t>(lanes) * elem_bytes != reg_bytes) return std::nullopt;  // padding bytes
+  const auto& full = k.programs.front().ops;
+  const bool register_file = std::count_if(full.begin(), full.end(), [](const Op& op) { return op.kind == OpKind::store; }) >= 32;
+  const bool halves_only = k.in_elements * elem_bytes >= kPlainFormMaxBytes && !register_file;
   for (int j = 0; (1 << j) < lanes; ++j) {
     const int64_t unit = (int64_t{1} << j) * elem_bytes;
     if (unit > 32 || (unit & (unit - 1)) != 0) break;
-    if (unit == 4) continue;  // vpermt2d measured faster than a masked vpshufd (below)
+    if (halves_only && unit * 2 != reg_bytes) continue;
+    if (unit == 4 && !register_file) continue;  // vpermt2d measured faster than a masked vpshufd (below)
     for (int side = 0; side < 2; ++side) {
       bool match = true;
       for (int l = 0; l < lanes && match; ++l) {
@@ -148,6 +157,15 @@ std::string exchange_code(const PlainExchange& x, const std::string& a, const st
         return s0 ? fmt::format("_mm512_mask_permutex_epi64({}, static_cast<__mmask8>(0xCC), {}, 0x4E)", a, b)
                   : fmt::format("_mm512_mask_permutex_epi64({}, static_cast<__mmask8>(0x33), {}, 0x4E)", b, a);
       return fmt::format("_mm256_permute2x128_si256({}, {}, 0x{})", a, b, s0 ? "20" : "31");
+    case 4: {
+      const std::string ps = zmm ? "_mm512" : "_mm256";
+      const std::string cast_a = fmt::format("{}_castsi{}_ps({})", ps, zmm ? 512 : 256, a);
+      const std::string cast_b = fmt::format("{}_castsi{}_ps({})", ps, zmm ? 512 : 256, b);
+      return s0 ? fmt::format("{}_castps_si{}({}_mask_moveldup_ps({}, static_cast<{}>(0x{}), {}))", ps, zmm ? 512 : 256, ps,
+                              cast_a, zmm ? "__mmask16" : "__mmask8", zmm ? "AAAA" : "AA", cast_b)
+                : fmt::format("{}_castps_si{}({}_mask_movehdup_ps({}, static_cast<{}>(0x{}), {}))", ps, zmm ? 512 : 256, ps,
+                              cast_b, zmm ? "__mmask16" : "__mmask8", zmm ? "5555" : "55", cast_a);
+    }
     case 8:
       if (zmm)
         return fmt::format("_mm512_mask_unpack{0}_epi64({1}, static_cast<__mmask8>(0xFF), {1}, {2})", s0 ? "lo" : "hi",
@@ -212,6 +230,10 @@ void block_body(CodeWriter& w, const Kernel& k, const BlockProgram& prog, bool v
         if (u.full(op.count, k.lanes))
           w.linef("const {} v{} = {}_loadu_{}({});", r.type, op.dst, r.prefix, r.whole,
                   vptr(fmt::format("in + {}", op.offset), true));
+        else if (op.count * k.elem_bytes * 2 == kRegisterBytes)  // half a register: a narrower load, upper lanes undefined
+          w.linef("const {0} v{1} = {2}_cast{3}_{4}({5}_loadu_{3}(reinterpret_cast<const {6}*>(in + {7})));", r.type,
+                  op.dst, r.prefix, r.bytes == 64 ? "si256" : "si128", r.whole, r.bytes == 64 ? "_mm256" : "_mm",
+                  r.bytes == 64 ? "__m256i" : "__m128i", op.offset);
         else
           w.linef("const {} v{} = {}_maskz_loadu_{}({}, in + {});", r.type, op.dst, r.prefix, ops.suffix,
                   mask_literal(u, op.count, kRegisterBytes), op.offset);

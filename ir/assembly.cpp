@@ -420,7 +420,7 @@ std::optional<SplitAssembly> plan_split_assembly(const Plan& plan, std::string* 
       s = split_canonical_axis(s, out_inner, k);
       said.push_back(fmt::format("axis {} ({}) as {} x {}", out_inner, po, po / k, k));
     }
-    Plan sp = make_plan(s, plan.lanes);
+    Plan sp = make_plan(s, plan.lanes, kMinRegisterBits, plan.register_limit);
     std::string w;
     std::optional<AssemblyPlan> a = plan_assembly(sp, &w, max_tile_bytes, min_tile_bytes, true);
     if (!a) {

@@ -85,6 +85,13 @@ BandChoice band_loops(const BlockLoops& walk, int64_t elem_bytes,
                                 R.count * step_bytes, kBandMinRowBytes);
     return choice;
   }
+  for (size_t d = 0; d < w; ++d)
+    if (d != r && std::llabs(loops[d].in_stride) == R.count * std::llabs(R.in_stride) &&
+        R.count * step_bytes < kBandContinuedRowBytes) {
+      choice.reason = fmt::format("no bands (the input rows along {}, {} bytes, continue along {})", R.what,
+                                  R.count * step_bytes, loops[d].what);
+      return choice;
+    }
   // The tallest tile (the longest output runs) whose lines fit the budget without crowding a set,
   // and for it the fewest steps of R that read a whole line of each row and kBandMinTileBytes.
   for (int64_t tw = std::bit_floor(static_cast<uint64_t>(std::clamp<int64_t>(nw, 1, kMaxBandBlocks)));

@@ -34,7 +34,7 @@ namespace gentt {
 
 // A tile's input lines: at most this many bytes (the tile being read and the one being prefetched
 // both stay in L2; 512 rows of a line each measured best for float32).
-inline constexpr int64_t kBandTileBytes = int64_t{32} << 10;
+inline constexpr int64_t kBandTileBytes = int64_t{64} << 10;
 // ... and at least this many (where R is that long): the next tile's prefetches are issued a whole
 // tile ahead of its loads (a tile of 32 lines, power-of-two rows of 32 float32 blocks one line wide,
 // measured 0.63 of the best copy; of 256 lines, 8 of each row, 0.78-0.86).
@@ -54,6 +54,12 @@ inline constexpr int64_t kBandMinRunBytes = 512;
 // lie next to each other in the input, and the walks in input order read them on (float64
 // (3699,88,27) axes (2,0,1), rows of 216 bytes: 0.81x banded).
 inline constexpr int64_t kBandMinRowBytes = 1024;
+
+// Where another loop continues R's rows in the input (the next axis: rows of R lie next to each
+// other there), rows shorter than this are one run to the walks in input order, which read them on
+// (TTC float32 (2320,59,384) axes (2,1,0), rows of 1536 bytes: 0.72 -> 0.65 banded); longer ones
+// band (TTC (384,59,2320) (2,1,0), rows of 9280 bytes: 1.19-1.27x).
+inline constexpr int64_t kBandContinuedRowBytes = int64_t{8} << 10;
 
 struct BandChoice {
   bool banded = false;

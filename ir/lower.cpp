@@ -36,16 +36,36 @@ class ProgramBuilder {
     const InitialLayout init = initial_layout(plan_, space_);
     Layout layout = init.layout;
     const std::vector<int>& needed = init.needed;  // output-row bits held in registers, in output-row order
-    // Loads: each register's valid elements are one contiguous run of the input.
+    // Loads: each register's valid elements are one contiguous run of the input (loaded into lanes
+    // 0..; the first shuffle step takes them from there), or two where the plan split its input
+    // row (ir/plan.h's register_limit): each run loaded into lanes 0.. of a value of its own, and
+    // one shuffle puts both in the register's lanes.
     std::vector<Value> regs(layout.registers());
     for (int64_t r = 0; r < layout.registers(); ++r) {
-      auto run = valid_elements(layout, r, /*by_input=*/true);
-      if (run.empty()) continue;
-      const int64_t first = space_.in_offset(run.front());
-      check_contiguous(run, true);
-      regs[r] = define(run);
-      prog_.ops.push_back(
-          Op{OpKind::load, regs[r].id, -1, -1, -1, first, static_cast<int>(run.size()), {}});
+      const auto valid = valid_elements(layout, r, /*by_input=*/true);
+      if (valid.empty()) continue;
+      std::vector<std::vector<int64_t>> runs(1);
+      for (int64_t id : valid) {
+        if (!runs.back().empty() && space_.in_offset(id) != space_.in_offset(runs.back().back()) + 1) runs.emplace_back();
+        runs.back().push_back(id);
+      }
+      GENTT_CHECK(runs.size() <= 2, "a register's valid elements are more than two runs of the input");
+      std::vector<Value> loaded;
+      for (const auto& run : runs) {
+        loaded.push_back(define(run));
+        prog_.ops.push_back(Op{OpKind::load, loaded.back().id, -1, -1, -1, space_.in_offset(run.front()),
+                               static_cast<int>(run.size()), {}});
+      }
+      if (loaded.size() == 1) {
+        regs[r] = std::move(loaded.front());
+        continue;
+      }
+      std::vector<int64_t> target(lanes_, -1);
+      for (int64_t l = 0; l < lanes_; ++l) {
+        const int64_t id = layout.element(r, l);
+        if (id >= 0 && is_valid(id)) target[l] = id;
+      }
+      regs[r] = gather(where_of(loaded), target);
     }
 
     // Butterfly steps: swap a needed register bit with a lane position whose bit is not an

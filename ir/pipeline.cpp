@@ -19,6 +19,11 @@
 
 namespace gentt {
 
+namespace {
+// A split zmm byte block gives way to ymm blocks where those are this much more often valid.
+constexpr double kSplitPaddingRatio = 1.25;
+}  // namespace
+
 int lanes_for(const Target& target, int64_t elem_bytes) {
   GENTT_CHECK(elem_bytes >= 1, "element size < 1");
   // The scalar backend keeps a "vector" of about one cache line (64 bytes), at most 16 lanes
@@ -38,7 +43,10 @@ Lowered run_pipeline(const Problem& given) {
   const Canonical c = canonicalize(problem.dtype.bytes, problem.shape, problem.perm);
   Lowered out;
   out.target = problem.target;
-  out.plan = make_plan(c, lanes_for(problem.target, problem.dtype.bytes));
+  // AVX-512 zmm blocks split their input rows past 32 registers (ir/plan.h's register_limit):
+  // byte blocks of 64 rows become 32 registers of two half rows.
+  const int register_limit = is_avx512_level(problem.target.isa) && problem.target.vector_bits == 512 ? 32 : 0;
+  out.plan = make_plan(c, lanes_for(problem.target, problem.dtype.bytes), kMinRegisterBits, register_limit);
   if (!width.reason.empty()) out.plan.reasons.insert(out.plan.reasons.begin(), width.reason);
   const bool avx512_target = is_avx512_level(problem.target.isa);  // ir/tiling.h's tile_min_bytes_for
   // Interleaved planes (ir/interleave.h): a short axis moved innermost, on AVX-512 levels' zmm and
@@ -236,15 +244,25 @@ Lowered run_pipeline(const Problem& given) {
   // blocks (32 lanes, 32 registers) instead, as the run-time library plans them. Generated
   // kernels, Intel server core, 1 thread, GB/s: uint8 (425,571,328) reversed, cached, 1.1 -> 5.9;
   // (13,23,32,23,24,14) (3,4,5,0,2,1) 1.5 -> 5.7; (34,43,4,14,33,25) (5,4,2,3,1,0) 2.3 -> 3.9.
+  // Since zmm byte blocks split their rows (32 registers of two half rows), they take ymm blocks
+  // where the split pads much more: a split row pads the output row's axis to 64 lanes. uint8
+  // (34,43,4,14,33,25) axes (5,4,2,3,1,0): 34 of 64 lanes, 42% of the block valid against 78% in
+  // ymm blocks (generated, Zen 5, x best copy: split 0.13, ymm 0.16); where both pad alike the
+  // split ran 1.4-2.5x the ymm or unsplit blocks (docs/performance.md).
+  const bool split_pads = [&] {
+    if (!out.plan.split_row || problem.dtype.bytes != 1) return false;
+    const Plan narrow = make_plan(c, 32);
+    return narrow.padding_efficiency > kSplitPaddingRatio * out.plan.padding_efficiency;
+  }();
   if (is_avx512_level(problem.target.isa) && problem.target.vector_bits == 512 && problem.dtype.bytes == 1 &&
-      out.plan.lanes == 64 && !out.stream_kernel && out.kernel.assembly_level < 0 && out.kernel.stage_level < 0 &&
-      out_bytes >= kStageMinBytes) {
+      out.plan.lanes == 64 && out_bytes >= kStageMinBytes && split_pads) {
     Problem narrow = given;
     narrow.target.vector_bits = 256;
     Lowered l = run_pipeline(narrow);
     l.plan.reasons.insert(l.plan.reasons.begin(),
-                          "ymm blocks (32 lanes): the zmm block (64 registers, spilled on every block) would write "
-                          "this large output with plain cached stores");
+                          fmt::format("ymm blocks (32 lanes): the zmm block's split rows pad it to {:.1f}% valid, "
+                                      "the ymm block {:.1f}%", 100 * out.plan.padding_efficiency,
+                                      100 * l.plan.padding_efficiency));
     return l;
   }
   return out;

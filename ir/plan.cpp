@@ -48,7 +48,7 @@ std::vector<BlockBit> row_sequence(const std::vector<int>& order, const std::vec
 
 }  // namespace
 
-Plan make_plan(const Canonical& c, int lanes, int min_register_bits) {
+Plan make_plan(const Canonical& c, int lanes, int min_register_bits, int register_limit) {
   GENTT_CHECK(is_pow2(lanes) && lanes <= 1024, "lanes must be a power of two <= 1024");
   GENTT_CHECK(c.rank() >= 1, "canonical problem has rank 0");
   const int d = c.rank();
@@ -57,6 +57,7 @@ Plan make_plan(const Canonical& c, int lanes, int min_register_bits) {
   Plan plan;
   plan.problem = c;
   plan.lanes = lanes;
+  plan.register_limit = register_limit;
 
   // Strides of both tensors, per canonical input axis.
   plan.in_strides.assign(d, 1);
@@ -74,10 +75,32 @@ Plan make_plan(const Canonical& c, int lanes, int min_register_bits) {
   std::vector<int> in_order, out_order;
   for (int a = d - 1; a >= 0; --a) in_order.push_back(a);
   for (int j = d - 1; j >= 0; --j) out_order.push_back(c.perm[j]);
-  const std::vector<int> in_bits = row_bits(c, in_order, k);
+  std::vector<int> in_bits = row_bits(c, in_order, k);
   const std::vector<int> out_bits = row_bits(c, out_order, k);
   plan.in_row = row_sequence(in_order, in_bits);
   plan.out_row = row_sequence(out_order, out_bits);
+  auto missing = [&] {  // output-row bits not in the input row, lowest first
+    std::vector<BlockBit> m;
+    for (const auto& bit : plan.out_row)
+      if (std::find(plan.in_row.begin(), plan.in_row.end(), bit) == plan.in_row.end()) m.push_back(bit);
+    return m;
+  };
+  // A split input row (register_limit): one lane bit fewer from the input, the top one the highest
+  // output-row bit the row lacks.
+  std::string split;
+  if (register_limit > 0 && k >= 1 && static_cast<int>(plan.in_row.size()) == k &&
+      (int64_t{1} << missing().size()) > register_limit) {
+    const int64_t before = int64_t{1} << missing().size();
+    in_bits = row_bits(c, in_order, k - 1);
+    plan.in_row = row_sequence(in_order, in_bits);
+    const BlockBit top = missing().back();
+    plan.in_row.push_back(top);
+    plan.split_row = true;
+    split = fmt::format(
+        "split input row: {} registers would exceed {}; each register's top lane bit is axis {}'s bit {} (an output-row "
+        "bit), so it holds two runs of {} lanes, loaded apart: {} registers, one butterfly step less",
+        before, register_limit, top.axis, top.bit, lanes / 2, int64_t{1} << missing().size());
+  }
 
   // Register bits: the next bits of the output index above the rows (next output axis first),
   // one at a time, from axes whose extent they divide (no padding, no tail).
@@ -118,9 +141,7 @@ Plan make_plan(const Canonical& c, int lanes, int min_register_bits) {
     padded *= b.chunk;
     valid *= std::min(b.chunk, b.extent);
   }
-  for (const auto& bit : plan.out_row)
-    if (std::find(plan.in_row.begin(), plan.in_row.end(), bit) == plan.in_row.end())
-      ++plan.shuffle_steps;
+  plan.shuffle_steps = static_cast<int>(missing().size());
   plan.padding_efficiency = static_cast<double>(valid) / static_cast<double>(padded);
 
   // Reasons, for `gentt-gen explain`.
@@ -141,10 +162,13 @@ Plan make_plan(const Canonical& c, int lanes, int min_register_bits) {
     for (int axis : order) used += bits[axis];
     plan.reasons.push_back(fmt::format(
         "{} row ({} of {} lane bits): {}{}", which, used, k, parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, ", ")),
-        used < k ? " (the tensor is smaller than a vector)" : ""));
+        used == k               ? ""
+        : std::string(which) == "input" && !split.empty() ? " and the top lane bit split off (below)"
+                                                          : " (the tensor is smaller than a vector)"));
   };
   describe_row("input", in_order, in_bits);
   describe_row("output", out_order, out_bits);
+  if (!split.empty()) plan.reasons.push_back(split);
   const int shared = static_cast<int>(plan.out_row.size()) - plan.shuffle_steps;
   plan.reasons.push_back(fmt::format(
       "{} bit(s) are in both rows and need no movement; each of the other {} output-row bit(s) "

@@ -48,6 +48,10 @@ struct BlockAxis {
 struct Plan {
   Canonical problem;
   int lanes = 0;                       // V
+  // make_plan's register_limit (0: none); a plan of more registers split its input row: the top
+  // lane bit of each input register is an output-row bit, its two halves two input runs.
+  int register_limit = 0;
+  bool split_row = false;  // the input row is split so (its top lane bit an output-row bit)
   std::vector<BlockAxis> block_axes;   // ordered by canonical axis, outermost first
   std::vector<BlockBit> in_row;        // lane bit j of an input register (j = 0 lowest)
   std::vector<BlockBit> out_row;       // lane bit j of an output register
@@ -67,6 +71,12 @@ inline constexpr int kMinRegisterBits = 3;
 // Plans a canonical problem for vectors of `lanes` elements (a power of two, 1..1024). Blocks
 // with fewer than 2^min_register_bits registers get register bits (kMinRegisterBits; AVX2's
 // streaming variant asks for one more, so that its blocks store whole 64-byte lines: ir/stream.h).
-Plan make_plan(const Canonical& problem, int lanes, int min_register_bits = kMinRegisterBits);
+// Where the butterfly would take more than `register_limit` registers (0: no limit), the input
+// row takes one lane bit fewer from the input's innermost axes and, as its top lane bit, the
+// highest output-row bit it lacks: each register then holds two runs of half a vector (loaded
+// apart and joined: ir/lower.cpp), the block half the registers and one butterfly step less.
+// AVX-512's byte blocks: 64 registers of 64 rows, twice the register file, become 32 registers of
+// two half rows each (ir/pipeline.cpp's register limit, docs/ir.md).
+Plan make_plan(const Canonical& problem, int lanes, int min_register_bits = kMinRegisterBits, int register_limit = 0);
 
 }  // namespace gentt

@@ -63,7 +63,7 @@ std::string halves_apart(const std::vector<int64_t>& full_store_offsets, int lan
 }
 
 std::optional<Plan> plan_with_whole_lines(const Plan& plan) {
-  Plan wide = make_plan(plan.problem, plan.lanes, kMinRegisterBits + 1);
+  Plan wide = make_plan(plan.problem, plan.lanes, kMinRegisterBits + 1, plan.register_limit);
   if (wide.block_bits() <= plan.block_bits()) return std::nullopt;
   wide.in_strides = plan.in_strides;
   wide.out_strides = plan.out_strides;

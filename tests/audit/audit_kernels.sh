@@ -9,10 +9,12 @@
 # SUFFIX (e.g. engine/avx512_engine.cpp.o, the AVX-512 engine without VBMI) against FEATURES.
 #
 # For each ISA (x86 level): CASES random problems (tests/e2e/make_specs.cpp, the e2e generator;
-# for avx512skx half of them move single bytes) and one uint8 transpose are generated into one
-# file (ISA:BITS passes --vector-bits BITS: avx512:256 audits the ymm blocks). The uint8 transpose
-# is 4 MiB, so that its byte shuffles are permutes (vpermt2b with VBMI; smaller kernels exchange
-# bytes with shifts and blends, backends/avx512.cpp): the control below needs one. Then:
+# for avx512skx half of them move single bytes) and one uint8 permutation are generated into one
+# file (ISA:BITS passes --vector-bits BITS: avx512:256 audits the ymm blocks). The uint8
+# permutation, (1024,24,7) reversed, compacts 7 of every 8 lanes in its last butterfly step, a
+# byte shuffle that is no plain exchange: a permute (vpermt2b with VBMI; plain exchanges are
+# shifts and blends, and transposes of byte blocks of 32 registers take those at any size,
+# backends/avx512.cpp): the control below needs one. Then:
 # 1. the declarations agree: the banner's "CPU features:" line, every NAME_info's feature names
 #    and the target pragma name the same set;
 # 2. the file is compiled twice, as gentt_add_kernels() does (-O3 and -m<feature> for exactly
@@ -81,7 +83,7 @@ for level in "$@"; do
   mkdir -p "$dir"
   "$make_specs" "$dir" 1 "$cases" "$seed" "$isa"
   "$gen" generate "$dir/cases_0.json" "${bits[@]}" -o "$dir/kernels.cpp"
-  "$gen" generate --shape 2048,2080 --perm 1,0 --dtype uint8 --isa "$isa" "${bits[@]}" --name "audit_${tag}_u8" -o "$dir/u8.cpp"
+  "$gen" generate --shape 1024,24,7 --perm 2,1,0 --dtype uint8 --isa "$isa" "${bits[@]}" --name "audit_${tag}_u8" -o "$dir/u8.cpp"
   for src in "$dir/kernels.cpp" "$dir/u8.cpp"; do
     declared=$(features_of "$src")
     [ -n "$declared" ] || { echo "FAIL $tag: $src declares no CPU features"; status=1; continue; }

@@ -31,13 +31,17 @@ TEST_CASE("avx512: a kernel with a streaming variant", "[avx512][golden]") {
 }
 
 TEST_CASE("avx512 at 256 bits: ymm blocks with AVX-512VL's instructions", "[avx512]") {
-  // Bytes with VBMI: vpermt2b on ymm; masked loads and stores of the tails in 32-lane masks.
+  // Bytes with VBMI: vpermt2b on ymm where a shuffle is no plain exchange ((24,7,3) reversed compacts
+  // 7 of 8 lanes; a 32-register transpose block exchanges in fixed forms); masked loads and stores
+  // of the tails in 32-lane masks.
   const auto bytes = test::make_unit("ymm_u8", Dtype{"uint8", 1}, {40, 33}, {1, 0}, Isa::avx512, 256);
   CHECK(bytes.kernel.lanes == 32);
   const std::string b = emit_file({bytes}, "x");
-  CHECK_THAT(b, Contains("_mm256_permutex2var_epi") && Contains("__mmask32") && Contains("_mm256_maskz_loadu_epi8(") &&
-                    Contains("_mm256_mask_storeu_epi8(") && !Contains("__m512i v"));
+  CHECK_THAT(b, Contains("__mmask32") && Contains("_mm256_maskz_loadu_epi8(") && Contains("_mm256_mask_storeu_epi8(") &&
+                    !Contains("__m512i v"));
   CHECK_THAT(b, Contains("_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + "));
+  const auto packed = test::make_unit("ymm_u8p", Dtype{"uint8", 1}, {24, 7, 3}, {2, 1, 0}, Isa::avx512, 256);
+  CHECK_THAT(emit_file({packed}, "x"), Contains("_mm256_permutex2var_epi8(") && !Contains("__m512i v"));
   // Without VBMI: word permutes and in-lane byte shuffles, on ymm.
   const auto skx = test::make_unit("ymm_skx", Dtype{"uint8", 1}, {40, 33}, {1, 0}, Isa::avx512skx, 256);
   CHECK_THAT(emit_file({skx}, "x"), (Contains("_mm256_shuffle_epi8(") || Contains("_mm256_mask_blend_epi8(")) &&
@@ -66,11 +70,16 @@ TEST_CASE("avx512: plain lane exchanges without index tables, in kernels under 4
   const std::string bytes = emit_file({test::make_unit("b", Dtype{"uint8", 1}, {64, 64}, {1, 0}, Isa::avx512, 512)}, "x");
   CHECK_THAT(bytes, Contains("_mm512_mask_blend_epi8(") && Contains("_mm512_mask_srli_epi16("));
   // From 4 MiB of output (bound by memory, where the forms measured both ways) every shuffle is
-  // an index-table permute.
+  // an index-table permute but the exchange of the registers' halves (no index register) and, in
+  // blocks of 32 registers (split byte rows), every plain exchange.
   const std::string large =
       emit_file({test::make_unit("big", Dtype{"float32", 4}, {1024, 1024}, {1, 0}, Isa::avx512, 512)}, "x");
   CHECK_THAT(large, Contains("_mm512_permutex2var_epi") && !Contains("_mm512_mask_unpack") &&
-                        !Contains("_mm512_mask_shuffle_i64x2"));
+                        Contains("_mm512_mask_shuffle_i64x2") && !Contains("_mm512_mask_permutex_epi64"));
+  const std::string big_bytes =
+      emit_file({test::make_unit("bb", Dtype{"uint8", 1}, {2048, 2080}, {1, 0}, Isa::avx512, 512)}, "x");
+  CHECK_THAT(big_bytes, !Contains("_mm512_permutex2var_epi") && Contains("_mm512_mask_blend_epi8(") &&
+                            Contains("_mm512_mask_moveldup_ps(") && Contains("_mm512_castsi256_si512(_mm256_loadu_si256("));
 }
 
 TEST_CASE("shuffles move in the widest exact unit", "[avx512][lane_unit]") {

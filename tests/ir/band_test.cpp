@@ -39,21 +39,21 @@ Kernel stream_kernel(int64_t elem_bytes, const std::vector<int64_t>& shape, cons
 }  // namespace
 
 TEST_CASE("band: a 2-D transpose of rows spread over the sets takes tall bands one line wide", "[band]") {
-  // float32 4096 x 4000: input rows of 16000 bytes, 512 rows (32 blocks) of one line each.
+  // float32 4096 x 4000: input rows of 16000 bytes, 1024 rows (64 blocks) of one line each.
   const BandChoice b = band_of(4, {4096, 4000}, {1, 0});
   REQUIRE(b.banded);
-  CHECK(b.tw == 32);
+  CHECK(b.tw == 64);
   CHECK(b.tr == 1);
   CHECK(b.prefetch_ahead == 16);  // one step of R: the next vector of the same rows
-  CHECK_THAT(b.reason, Catch::StartsWith("loops: bands of 32 blocks") && Catch::Contains("runs of 2048 bytes"));
-  // 256 row blocks in 8 bands: the full tiles, no remainder; 250 column chunks.
+  CHECK_THAT(b.reason, Catch::StartsWith("loops: bands of 64 blocks") && Catch::Contains("runs of 4096 bytes"));
+  // 256 row blocks in 4 bands: the full tiles, no remainder; 250 column chunks.
   REQUIRE(b.regions.size() == 1);
   const auto& L = b.regions.front().loops;
   REQUIRE(L.size() == 4);
-  CHECK(L[0].count == 8);
+  CHECK(L[0].count == 4);
   CHECK(L[1].count == 250);
   CHECK(L[2].count == 1);
-  CHECK(L[3].count == 32);
+  CHECK(L[3].count == 64);
 }
 
 TEST_CASE("band: power-of-two row strides take wider, shorter tiles", "[band]") {
@@ -78,6 +78,11 @@ TEST_CASE("band: walks it leaves to others", "[band]") {
   const BandChoice short_rows = band_of(8, {3699, 88, 27}, {2, 0, 1});
   CHECK_FALSE(short_rows.banded);
   CHECK_THAT(short_rows.reason, Catch::Contains("under 1024"));
+  // Rows of 1536 bytes that the next input axis continues: one run to the walks in input order.
+  const BandChoice continued = band_of(4, {2320, 59, 384}, {2, 1, 0});
+  CHECK_FALSE(continued.banded);
+  CHECK_THAT(continued.reason, Catch::Contains("continue along axis"));
+  CHECK(band_of(4, {384, 59, 2320}, {2, 1, 0}).banded);  // rows of 9280 bytes
   // A short output row chunk loop (3 blocks of 64 bytes): runs under kBandMinRunBytes.
   CHECK_FALSE(band_of(4, {28, 28, 48, 4, 352}, {1, 3, 0, 4, 2}).banded);
   // Outputs under kTileMinBytes keep their streaming walks.
@@ -89,7 +94,7 @@ TEST_CASE("band: streaming variants of banded walks prefetch and stay valid", "[
   REQUIRE(k.tiled);
   CHECK_THAT(k.tiling, Catch::StartsWith("loops: bands of"));
   CHECK(k.prefetch_ahead == 16);
-  // 126 row blocks in bands of 16, 14 left (a third nest); 589 column chunks, the last a tail (the
+  // 126 row blocks in bands of 32, 30 left (a third nest); 589 column chunks, the last a tail (the
   // second nest: R's rest beside the full tiles).
   CHECK(k.regions.size() == 3);
   CHECK(k.iterations() == 126 * 589);

@@ -2,7 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include "ir/canonical.h"
+#include "ir/lower.h"
 #include "ir/plan.h"
+#include "ir/verify.h"
 
 using namespace gentt;
 using Shape = std::vector<int64_t>;
@@ -96,4 +98,37 @@ TEST_CASE("the planner explains its choice", "[plan]") {
   const Plan plan = plan_of(4, {3, 5}, {1, 0}, 16);
   REQUIRE(plan.reasons.size() >= 3);
   CHECK(plan.reasons[0].find("padded to 8") != std::string::npos);
+}
+
+TEST_CASE("a register limit splits the input row: 64 byte registers become 32 of two half rows", "[plan]") {
+  const Canonical c = canonicalize(1, {8192, 8000}, {1, 0});
+  const Plan whole = make_plan(c, 64);
+  CHECK_FALSE(whole.split_row);
+  CHECK(whole.shuffle_steps == 6);
+  const Plan split = make_plan(c, 64, kMinRegisterBits, 32);
+  REQUIRE(split.split_row);
+  CHECK(split.shuffle_steps == 5);
+  REQUIRE(split.in_row.size() == 6);
+  // Five lane bits of the input's innermost axis, then the output row's top bit.
+  for (int j = 0; j < 5; ++j) CHECK(split.in_row[j] == whole.in_row[j]);
+  CHECK(split.in_row[5] == whole.out_row[5]);
+  CHECK(split.out_row == whole.out_row);
+  CHECK(split.block_bits() == 11);
+  const Kernel k = lower(split, "k");
+  verify_kernel(k);
+  int loads = 0, shuffles = 0, stores = 0;
+  for (const Op& op : k.programs.front().ops) {
+    loads += op.kind == OpKind::load;
+    shuffles += op.kind == OpKind::shuffle;
+    stores += op.kind == OpKind::store;
+    if (op.kind == OpKind::load) CHECK(op.count == 32);
+  }
+  CHECK(loads == 64);             // two half rows a register
+  CHECK(shuffles == 32 + 5 * 32);  // the joins, then five butterfly steps
+  CHECK(stores == 32);
+  bool said = false;
+  for (const auto& r : split.reasons) said |= r.starts_with("split input row: 64 registers would exceed 32");
+  CHECK(said);
+  // Within the limit: no split (float32's 16 registers).
+  CHECK_FALSE(make_plan(canonicalize(4, {4096, 4000}, {1, 0}), 16, kMinRegisterBits, 32).split_row);
 }

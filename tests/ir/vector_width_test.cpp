@@ -67,16 +67,22 @@ TEST_CASE("run_pipeline plans for the width a tuned target chose", "[vector_widt
   CHECK(g.kernel.lanes == 64);
 }
 
-TEST_CASE("run_pipeline takes ymm byte blocks where the zmm block would write a large output cached", "[vector_width]") {
-  // uint8 (1300,6,76,31) (3,2,0,1), 18 MB: the zmm block (64 registers) finds no streaming,
-  // assembled or staged walk; the ymm block (32 registers) is planned instead, untuned.
-  const Lowered l = run_pipeline(problem(1, {1300, 6, 76, 31}, {3, 2, 0, 1}, Tune::generic));
+TEST_CASE("run_pipeline takes ymm byte blocks where the zmm block's split rows pad much more", "[vector_width]") {
+  // uint8 (34,43,4,14,33,25) (5,4,2,3,1,0), 64 MB: the zmm block splits its rows (32 registers of
+  // two half rows) and pads the output row's 34 elements to 64 lanes, 41.5% of the block valid;
+  // the ymm block (32 lanes, 32 registers), 78%, is planned instead, untuned.
+  const Lowered l = run_pipeline(problem(1, {34, 43, 4, 14, 33, 25}, {5, 4, 2, 3, 1, 0}, Tune::generic));
   CHECK(l.plan.lanes == 32);
   CHECK(l.target.vector_bits == 256);
   REQUIRE_FALSE(l.plan.reasons.empty());
-  CHECK_THAT(l.plan.reasons.front(), Catch::StartsWith("ymm blocks (32 lanes)"));
-  // Small outputs, and large ones with another walk, keep the zmm block.
-  CHECK(run_pipeline(problem(1, {130, 6, 76, 31}, {3, 2, 0, 1}, Tune::generic)).plan.lanes == 64);
+  CHECK_THAT(l.plan.reasons.front(), Catch::StartsWith("ymm blocks (32 lanes): the zmm block's split rows pad it to 41.5% valid"));
+  // Split rows that pad alike keep the zmm block (uint8 (1300,6,76,31) (3,2,0,1), 18 MB, which
+  // had ymm blocks before the split: the 64-register block wrote it cached), as do small outputs.
+  const Lowered split = run_pipeline(problem(1, {1300, 6, 76, 31}, {3, 2, 0, 1}, Tune::generic));
+  CHECK(split.plan.lanes == 64);
+  CHECK(split.plan.split_row);
+  CHECK(run_pipeline(problem(1, {34, 43, 4, 14, 3, 25}, {5, 4, 2, 3, 1, 0}, Tune::generic)).plan.lanes == 64);
   CHECK(run_pipeline(problem(1, {4096, 4096}, {1, 0}, Tune::generic)).plan.lanes == 64);
-  CHECK(run_pipeline(problem(1, {1300, 6, 76, 31}, {3, 2, 0, 1}, Tune::generic, Isa::avx512skx)).plan.lanes == 32);
+  CHECK(run_pipeline(problem(1, {1300, 6, 76, 31}, {3, 2, 0, 1}, Tune::generic, Isa::avx512skx)).plan.split_row);
+  CHECK(run_pipeline(problem(1, {34, 43, 4, 14, 33, 25}, {5, 4, 2, 3, 1, 0}, Tune::generic, Isa::avx512skx)).plan.lanes == 32);
 }

@@ -585,8 +585,8 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
     check_contiguous(bytes, "auto", {1, 2}, rng);
     if (gentt::cpu_supports("avx512skx")) check_contiguous(bytes, "avx512skx", 1, rng);
   }
-  // A 2-D transpose of 16 KiB rows, 17 MB: AVX-512's streaming walk takes bands of 16 row chunks
-  // (ir/band.h), 4 bands and one more in a second nest, a tail chunk of columns in a third; AVX2's
+  // A 2-D transpose of 16 KiB rows, 17 MB: AVX-512's streaming walk takes bands of 32 row chunks
+  // (ir/band.h), 2 bands and one more in a second nest, a tail chunk of columns in a third; AVX2's
   // leaves the cached walk's tiles and pairs its output lines (ir/line_pairs.h), 32 pairs of row
   // chunks and one more in a second nest; out on a line (streamed) and off it, threads and parts.
   {
@@ -594,7 +594,7 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
     const std::string text = plan_text(long_rows, "auto");
     INFO(text);
     if (gentt::cpu_supports("avx512"))
-      CHECK(text.find("streaming when out is 64-byte aligned (loops: bands of 16 blocks") != std::string::npos);
+      CHECK(text.find("streaming when out is 64-byte aligned (loops: bands of 32 blocks") != std::string::npos);
     check_contiguous(long_rows, "auto", {1, 2}, rng);
     if (gentt::cpu_supports("avx2")) {
       CHECK_THAT(plan_text(long_rows, "avx2"), Catch::Contains("written back to back"));
@@ -861,7 +861,7 @@ TEST_CASE("permute: describe() says which walks leave the cache tiles (ir/tiling
   // (unpaired: ir/line_pairs.h). (The cached walk assembles its lines in chunks of the tiled
   // loops: ir/assembly.h.)
   d.shape = {4112, 4080};
-  CHECK_THAT(gentt::plan_permute(d).describe(), Catch::Contains("streaming when out is 64-byte aligned (loops: bands of 32 blocks"));
+  CHECK_THAT(gentt::plan_permute(d).describe(), Catch::Contains("streaming when out is 64-byte aligned (loops: bands of 64 blocks"));
   d.shape = {4112, 2048};
   std::string text = gentt::plan_permute(d).describe();
   CHECK((text.find("loops: tiles of") != std::string::npos || text.find("output lines assembled") != std::string::npos));
