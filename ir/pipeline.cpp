@@ -19,11 +19,6 @@
 
 namespace gentt {
 
-namespace {
-// A split zmm byte block gives way to ymm blocks where those are this much more often valid.
-constexpr double kSplitPaddingRatio = 1.25;
-}  // namespace
-
 int lanes_for(const Target& target, int64_t elem_bytes) {
   GENTT_CHECK(elem_bytes >= 1, "element size < 1");
   // The scalar backend keeps a "vector" of about one cache line (64 bytes), at most 16 lanes
@@ -249,13 +244,8 @@ Lowered run_pipeline(const Problem& given) {
   // (34,43,4,14,33,25) axes (5,4,2,3,1,0): 34 of 64 lanes, 42% of the block valid against 78% in
   // ymm blocks (generated, Zen 5, x best copy: split 0.13, ymm 0.16); where both pad alike the
   // split ran 1.4-2.5x the ymm or unsplit blocks (docs/performance.md).
-  const bool split_pads = [&] {
-    if (!out.plan.split_row || problem.dtype.bytes != 1) return false;
-    const Plan narrow = make_plan(c, 32);
-    return narrow.padding_efficiency > kSplitPaddingRatio * out.plan.padding_efficiency;
-  }();
   if (is_avx512_level(problem.target.isa) && problem.target.vector_bits == 512 && problem.dtype.bytes == 1 &&
-      out.plan.lanes == 64 && out_bytes >= kStageMinBytes && split_pads) {
+      out.plan.lanes == 64 && out_bytes >= kStageMinBytes && split_pads_more(out.plan)) {
     Problem narrow = given;
     narrow.target.vector_bits = 256;
     Lowered l = run_pipeline(narrow);

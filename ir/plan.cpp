@@ -16,6 +16,11 @@ int Plan::block_bits() const {
   return bits;
 }
 
+bool split_pads_more(const Plan& split) {
+  if (!split.split_row || split.lanes < 2) return false;
+  return make_plan(split.problem, split.lanes / 2).padding_efficiency > kSplitPaddingRatio * split.padding_efficiency;
+}
+
 const BlockAxis* Plan::find_block_axis(int axis) const {
   for (const auto& b : block_axes)
     if (b.axis == axis) return &b;

@@ -79,4 +79,10 @@ inline constexpr int kMinRegisterBits = 3;
 // two half rows each (ir/pipeline.cpp's register limit, docs/ir.md).
 Plan make_plan(const Canonical& problem, int lanes, int min_register_bits = kMinRegisterBits, int register_limit = 0);
 
+// A split plan gives way to the plan of half its lanes (whose block needs no split) where that one's
+// block is this much more often valid: a split row pads the output row's axis to the whole vector
+// (ir/pipeline.cpp, runtime/permute.cpp).
+inline constexpr double kSplitPaddingRatio = 1.25;
+bool split_pads_more(const Plan& split);
+
 }  // namespace gentt

@@ -736,14 +736,23 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   Plan plan;
   // Strided views whose rows are not contiguous take a narrower block, down to one element.
   const int first_lanes = simd ? (lane_cap > 0 ? std::min(max_lanes, lane_cap) : max_lanes) : std::min(max_lanes, 16);
+  // AVX-512 byte blocks split their input rows (ir/plan.h's register_limit: 32 registers of two
+  // half rows), as the generated kernels' do, where the split-row engine takes every program
+  // (engine/split_rows.h; else the 64-register block) and, for large outputs, the split pads no
+  // much more than 32 lanes would (split_pads_more: ir/pipeline.cpp's rule).
+  const int register_limit = simd && is_avx512(isa) && elem_bytes == 1 && !impl->transform ? 32 : 0;
   for (int lanes = first_lanes; lanes >= 1 && !tables; lanes /= 2) {
-    plan = make_plan(canon, lanes);
-    if (!sp.axes.empty())
-      for (size_t a = 0; a < sp.axes.size(); ++a) {
-        plan.in_strides[a] = sp.axes[a].in_stride;
-        plan.out_strides[a] = sp.axes[a].out_stride;
-      }
-    tables = engine::make_block_tables(plan, LoopOrder::output);
+    for (const int limit : {register_limit, 0}) {
+      plan = make_plan(canon, lanes, kMinRegisterBits, limit);
+      if (plan.split_row && out_total >= kStageMinBytes && split_pads_more(plan)) break;  // the next lanes
+      if (!sp.axes.empty())
+        for (size_t a = 0; a < sp.axes.size(); ++a) {
+          plan.in_strides[a] = sp.axes[a].in_stride;
+          plan.out_strides[a] = sp.axes[a].out_stride;
+        }
+      tables = engine::make_block_tables(plan, LoopOrder::output);
+      if (tables || !plan.split_row) break;
+    }
   }
   if (!tables) throw std::logic_error("gentt: no block plan for a one-element block (internal error)");
 
@@ -753,6 +762,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   auto block_in_bytes = [&](const engine::BlockTables& t) {
     std::int64_t block_in = 0;
     for (int c : t.programs.front().load_count) block_in += c * elem_bytes;
+    for (int c : t.programs.front().load_count2) block_in += c * elem_bytes;  // split rows' second runs
     return block_in;
   };
   auto tile = [&](engine::BlockTables& t) {
@@ -965,6 +975,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
       const engine::ProgramTables& full = ordered.programs.front();
       for (size_t r = 0; r < full.load_offset.size(); ++r)
         if (full.load_count[r] > 0) loads.push_back({full.load_offset[r], full.load_count[r]});
+      for (size_t r = 0; r < full.load_offset2.size(); ++r)  // split rows' second runs
+        if (full.load_count2[r] > 0) loads.push_back({full.load_offset2[r], full.load_count2[r]});
       const BandChoice band = band_loops(ordered.loops, elem_bytes, loads);
       if (band.banded) {
         TileChoice bands;
@@ -1086,7 +1098,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   // (34,43,4,14,33,25) (5,4,2,3,1,0) 0.098 -> 0.134, (38,3,31,23,39,22) (0,4,5,3,1,2) 0.24 ->
   // 0.34; (86,37,5,66,50) reversed 0.21 -> 0.20. Where the 64-lane plan streams or assembles, 32
   // lanes lost (0.51-0.97x on 16 such uint8 problems).
-  if (lane_cap == 0 && simd_engine && is_avx512(isa) && elem_bytes == 1 && plan.lanes == 64 && !impl->stream &&
+  if (lane_cap == 0 && simd_engine && is_avx512(isa) && elem_bytes == 1 && plan.lanes == 64 && !plan.split_row &&
+      !impl->stream &&
       !assembled_walk && !stage && !impl->transform && out_total >= kStageMinBytes) {
     t_lane_cap = 32;
     return plan_permute(d);

@@ -250,6 +250,7 @@ constexpr int kMaxRegBits = 5;  // byte elements: 32 lanes (k = 5); 4-byte units
 
 std::unique_ptr<PreparedBlocks> prepare_avx2(const BlockTables& tables, std::int64_t elem_bytes,
                                              const PrepareOptions& options) {
+  if (tables.split_rows) return nullptr;  // the split-row engine's (engine/split_rows.h)
   return prepare_simd<Avx2, kMaxRegBits>(tables, elem_bytes, options, "avx2");
 }
 

@@ -17,6 +17,7 @@
 #include "runtime/engine/engine.h"
 #include "runtime/engine/regions.h"
 #include "runtime/engine/simd_tables.h"
+#include "runtime/engine/split_rows.h"
 
 #if defined(__x86_64__) && !defined(GENTT_NO_SIMD_ENGINES)
 #include <immintrin.h>
@@ -36,6 +37,7 @@ namespace {
 
 std::unique_ptr<PreparedBlocks> prepare_avx512(const BlockTables& tables, std::int64_t elem_bytes,
                                                const PrepareOptions& options, bool vbmi) {
+  if (tables.split_rows) return elem_bytes == 1 ? prepare_split_rows(tables, options) : nullptr;
   if (vbmi) return prepare_avx512_vbmi(tables, elem_bytes, options);
   return prepare_simd<Avx512, kMaxRegBits>(tables, elem_bytes, options, "avx512 (no VBMI)");
 }

@@ -331,6 +331,59 @@ std::optional<ProgramTables> tail_from_full(const ProgramTables& full, const Ful
   return t;
 }
 
+// The valid leading lanes [from, from + lanes) of register r in layout `ids`, when they are a
+// prefix whose elements lie at consecutive offsets (the first one's into *at); -1 otherwise.
+int prefix_run(const LayoutIds& ids, const std::vector<char>& valid, const std::vector<int64_t>& offset, int64_t r,
+               int from, int lanes, int64_t* at) {
+  int count = 0;
+  for (int l = from; l < from + lanes; ++l) {
+    const int64_t id = ids.element(r, l);
+    const bool v = id >= 0 && valid[id];
+    if (!v) continue;
+    if (l != from + count) return -1;  // a valid lane after an invalid one
+    if (count == 0) *at = offset[id];
+    else if (offset[id] != *at + count) return -1;
+    ++count;
+  }
+  return count;
+}
+
+// A program of a split plan (Plan::split_row; BlockTables::split_rows): each register's two
+// halves load prefixes of two contiguous runs, the butterfly steps exchange register bit s with
+// lane bit s (exchange_pass), and each register stores a prefix of contiguous output. Tails are
+// the same passes on fewer lanes. nullopt where the layouts do not take that form.
+std::optional<ProgramTables> make_split_program(const Scratch& offsets, const PassLayouts& layouts,
+                                                const std::vector<char>& valid, int lanes, std::string what) {
+  const LayoutIds& first = layouts.ids.front();
+  const LayoutIds& last = layouts.ids.back();
+  const int64_t regs = static_cast<int64_t>(first.reg.size());
+  const int half = lanes / 2;
+  for (int s = 0; s < layouts.steps; ++s)
+    if (layouts.swap_lane[static_cast<size_t>(s)] != s) return std::nullopt;
+  ProgramTables t;
+  t.what = std::move(what);
+  t.same_lanes_as_full = true;
+  for (int64_t r = 0; r < regs; ++r) {
+    int64_t lo = 0, hi = 0, out = 0;
+    const int n_lo = prefix_run(first, valid, offsets.in_offset, r, 0, half, &lo);
+    const int n_hi = prefix_run(first, valid, offsets.in_offset, r, half, half, &hi);
+    const int n_out = prefix_run(last, valid, offsets.out_offset, r, 0, lanes, &out);
+    if (n_lo < 0 || n_hi < 0 || n_out < 0) return std::nullopt;
+    t.load_offset.push_back(n_lo ? lo : 0);
+    t.load_count.push_back(n_lo);
+    t.load_offset2.push_back(n_hi ? hi : 0);
+    t.load_count2.push_back(n_hi);
+    t.store_offset.push_back(n_out ? out : 0);
+    t.store_count.push_back(n_out);
+  }
+  auto index = std::make_shared<std::vector<LaneIndex>>(static_cast<size_t>(layouts.steps * regs * lanes), LaneIndex{-1});
+  for (int s = 0; s < layouts.steps; ++s)
+    exchange_pass(layouts.ids[static_cast<size_t>(s) + 1], s, s, regs, lanes, index->data() + s * regs * lanes);
+  t.pass_count = layouts.steps;
+  t.index = std::move(index);
+  return t;
+}
+
 }  // namespace
 
 std::optional<BlockTables> make_block_tables(const Plan& plan, LoopOrder order) {
@@ -353,10 +406,17 @@ std::optional<BlockTables> make_block_tables(const Plan& plan, const BlockLoops&
   std::vector<char>& valid = scratch.valid;
   valid.assign(static_cast<size_t>(elements), 0);
   FullLanes full_lanes{scratch.full_loaded, scratch.full_stored};
+  tables.split_rows = plan.split_row;
   for (int mask = 0; mask < (1 << tables.loops.tail_block_index.size()); ++mask) {
     std::string what;
     const std::vector<int64_t> extent = valid_extents(plan, tables.loops, mask, &what);
     mark_valid(space, extent, valid);
+    if (plan.split_row) {
+      std::optional<ProgramTables> program = make_split_program(scratch, layouts, valid, plan.lanes, std::move(what));
+      if (!program) return std::nullopt;
+      tables.programs.push_back(std::move(*program));
+      continue;
+    }
     std::optional<ProgramTables> program;
     if (mask > 0) program = tail_from_full(tables.programs.front(), full_lanes, valid, plan.lanes, what);
     if (!program)

@@ -42,6 +42,11 @@ struct ProgramTables {
   bool same_lanes_as_full = false;
   std::vector<std::int64_t> store_offset;  // per register, elements from the block's output base
   std::vector<int> store_count;            // per register: leading lanes stored; 0: none
+  // Split rows (BlockTables::split_rows): lanes lanes/2.. of register r are a second input run of
+  // load_count2[r] leading lanes (0: none) from load_offset2[r]; load_count[r] counts lanes
+  // 0..lanes/2 only. Empty otherwise.
+  std::vector<std::int64_t> load_offset2;
+  std::vector<int> load_count2;
 
   // Pass p's index list of new register r (`lanes` entries: BlockTables::lanes).
   const LaneIndex* pass_list(int p, std::size_t r, int lanes) const {
@@ -53,12 +58,18 @@ struct BlockTables {
   int lanes = 1;
   int reg_bits = 0;       // registers = 1 << reg_bits
   bool butterfly = true;  // passes are butterfly steps (false: at most one reorder pass)
+  // The plan split its input rows (Plan::split_row): each register loads two runs of half a vector,
+  // and pass s exchanges register bit s with lane bit s (a plain exchange of 2^s-lane units) in
+  // every program, tails included (each loads and stores prefixes of the full block's lanes).
+  // Only the split-row engine runs such tables (engine/split_rows.h); the others refuse them.
+  bool split_rows = false;
   BlockLoops loops;
   std::vector<ProgramTables> programs;  // indexed like kernel.h's programs (tail bits)
 };
 
 // nullopt when some register's elements are not one contiguous run in memory under the plan's
 // strides (strided views whose rows are not contiguous): the caller uses the element path then.
+// For a split plan, nullopt unless every program fits split_rows' form (the caller plans unsplit).
 std::optional<BlockTables> make_block_tables(const Plan& plan, LoopOrder order);
 
 // The same, walking `loops` (make_block_loops of the plan, in any order: ir/assembly.h's walks).

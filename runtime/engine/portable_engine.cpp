@@ -98,6 +98,7 @@ class PortableBlocks final : public PreparedBlocks {
 
 std::unique_ptr<PreparedBlocks> prepare_portable(const BlockTables& tables, std::int64_t elem_bytes,
                                                  const PrepareOptions& options) {
+  if (tables.split_rows) return nullptr;  // the split-row engine's (engine/split_rows.h)
   const std::int64_t out_bytes = options.sink ? options.sink->out_elem_bytes : elem_bytes;
   auto programs = std::make_shared<std::vector<ElementMoves>>();
   for (const auto& t : tables.programs)
