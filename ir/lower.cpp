@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -241,10 +242,11 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
     if (op.kind == OpKind::load) block_in += op.count * c.elem_bytes;
   const int64_t out_bytes = kernel.in_elements * c.elem_bytes;
   // The streaming variant of an output past the caches walks bands of tiles and prefetches each
-  // tile's lines one tile ahead (ir/band.h), where such tiles exist: for vectors of a whole line
-  // (AVX-512; AVX2's half lines keep the walks below) and blocks that transpose (rows copied whole,
-  // a kept innermost axis, keep their own walks).
-  if (options.streaming && out_bytes >= kTileMinBytes && kernel.lanes * c.elem_bytes == kLineBytes &&
+  // tile's lines one tile ahead (ir/band.h), where such tiles exist: for vectors of a line or half
+  // of one (AVX2's and ymm blocks: the band's innermost loop continues each output row, so a line's
+  // two halves come from consecutive blocks; ir/pipeline.cpp checks halves_apart) and blocks that
+  // transpose (rows copied whole, a kept innermost axis, keep their own walks).
+  if (options.streaming && out_bytes >= kTileMinBytes && kernel.lanes * c.elem_bytes * 2 >= kLineBytes &&
       plan.shuffle_steps > 0) {
     std::vector<std::pair<int64_t, int64_t>> loads;
     for (const Op& op : kernel.programs.front().ops)

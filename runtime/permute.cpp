@@ -967,9 +967,9 @@ PermutePlan plan_permute(const PermuteDesc& d) {
                         bool line_rows) -> StreamTry {
     // Bands of tiles that prefetch the next tile (ir/band.h), as the generated kernels' streaming
     // variants walk where such tiles exist.
-    // (AVX-512 line vectors: AVX2's half lines keep the walks below; blocks that transpose: rows
-    // copied whole keep theirs.)
-    if (out_total >= kTileMinBytes && vector == kLineBytes && p.shuffle_steps > 0) {
+    // (Blocks that transpose: rows copied whole keep theirs. AVX2's half lines where each line's
+    // halves are written one after the other: halves_apart, as the generated kernels check.)
+    if (out_total >= kTileMinBytes && p.shuffle_steps > 0) {
       const engine::BlockTables ordered = engine::with_loop_order(t, p, LoopOrder::output);
       std::vector<std::pair<std::int64_t, std::int64_t>> loads;
       const engine::ProgramTables& full = ordered.programs.front();
@@ -990,18 +990,26 @@ PermutePlan plan_permute(const PermuteDesc& d) {
           for (const auto& l : g.loops)
             if ((l.out_stride * elem_bytes) % vector != 0) return {};
         }
+        std::vector<std::int64_t> band_stores;
         for (const auto& prog : banded.programs)
           for (size_t r = 0; r < prog.store_count.size(); ++r)
-            if (prog.store_count[r] == p.lanes && (prog.store_offset[r] * elem_bytes) % vector != 0) return {};
-        engine::PrepareOptions o = cached_options;
-        o.stream = true;
-        // The engines prefetch each register's load address plus this: the last byte of the run
-        // one tile on, which is in the line the run there does not share with the run before it
-        // whether or not the input starts on a line (the generated kernels' K_prefetch).
-        o.prefetch_ahead = band.prefetch_ahead * elem_bytes + (kLineBytes - 1);
-        StreamTry s{prepare(banded, bands, o, "avx512"), "", true};
-        s.band = band.reason;
-        return s;
+            if (prog.store_count[r] == p.lanes) {
+              if ((prog.store_offset[r] * elem_bytes) % vector != 0) return {};
+              if (&prog == &banded.programs.front()) band_stores.push_back(prog.store_offset[r]);
+            }
+        if (vector == kLineBytes || halves_apart(band_stores, p.lanes, band.regions).empty()) {
+          engine::PrepareOptions o = cached_options;
+          o.stream = true;
+          // The engines prefetch each load's address plus this: the last byte of its run one tile
+          // on, which is in the line the run there does not share with the run before it whether
+          // or not the input starts on a line (the generated kernels' K_prefetch). Runs of a vector,
+          // or of half of one where the rows are split (engine/split_rows.h).
+          const std::int64_t run = t.split_rows ? vector / 2 : vector;
+          o.prefetch_ahead = band.prefetch_ahead * elem_bytes + (run - 1);
+          StreamTry s{prepare(banded, bands, o, is_avx512(isa) ? "avx512" : "avx2"), "", true};
+          s.band = band.reason;
+          return s;
+        }
       }
     }
     // Small blocks with short runs stream untiled even where the cached walk is tiled

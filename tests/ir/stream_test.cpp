@@ -72,9 +72,15 @@ TEST_CASE("stores: auto streams large outputs with whole-vector stores only", "[
   REQUIRE(avx2.stream_kernel);
   CHECK_THAT(stores_reason(avx2.plan), Catch::Contains("32-byte stores (two per line)"));
   CHECK(halves_apart(*avx2.stream_kernel).empty());
-  // float32 blocks of 8 x 8 store half lines: the streaming variant's block takes the next output
-  // bit (16 registers) where the output axis' extent allows (384 = 24 x 16)...
-  const Lowered wide = run_pipeline(avx512_problem(4, {355, 384, 384}, {0, 2, 1}, StoreMode::automatic, Isa::avx2));
+  // float32 blocks of 8 x 8 store half lines: walked in bands (ir/band.h) consecutive blocks write
+  // each line's two halves (355x384x384 axes (0,2,1))...
+  const Lowered banded = run_pipeline(avx512_problem(4, {355, 384, 384}, {0, 2, 1}, StoreMode::automatic, Isa::avx2));
+  REQUIRE(banded.stream_kernel);
+  CHECK(banded.stream_kernel->banded);
+  CHECK(halves_apart(*banded.stream_kernel).empty());
+  // ... and where no band is (input rows of 256 bytes: 355x384x64) the streaming variant's block
+  // takes the next output bit (16 registers) where the output axis' extent allows (384 = 24 x 16)...
+  const Lowered wide = run_pipeline(avx512_problem(4, {355, 384, 64}, {0, 2, 1}, StoreMode::automatic, Isa::avx2));
   REQUIRE(wide.stream_kernel);
   CHECK_THAT(stores_reason(wide.plan), Catch::Contains("block has 16 registers (one more output bit)"));
   CHECK(halves_apart(*wide.stream_kernel).empty());
