@@ -33,7 +33,9 @@
 namespace gentt {
 
 // A tile's input lines: at most this many bytes (the tile being read and the one being prefetched
-// both stay in L2; 512 rows of a line each measured best for float32).
+// both stay in L2). 32 KiB (512 float32 rows of a line each) measured as well for float32 and
+// float64; uint8's split blocks (64 rows of half a line) need 64 KiB, 1024 rows, for the prefetch
+// to come a tile ahead in time (8192x8000: 21-24 -> 31 GB/s).
 inline constexpr int64_t kBandTileBytes = int64_t{64} << 10;
 // ... and at least this many (where R is that long): the next tile's prefetches are issued a whole
 // tile ahead of its loads (a tile of 32 lines, power-of-two rows of 32 float32 blocks one line wide,

@@ -738,7 +738,7 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   const int first_lanes = simd ? (lane_cap > 0 ? std::min(max_lanes, lane_cap) : max_lanes) : std::min(max_lanes, 16);
   // AVX-512 byte blocks split their input rows (ir/plan.h's register_limit: 32 registers of two
   // half rows), as the generated kernels' do, where the split-row engine takes every program
-  // (engine/split_rows.h; else the 64-register block) and, for large outputs, the split pads no
+  // (engine/split_rows.h; else the 64-register block) and, for large outputs, the split pads not
   // much more than 32 lanes would (split_pads_more: ir/pipeline.cpp's rule).
   const int register_limit = simd && is_avx512(isa) && elem_bytes == 1 && !impl->transform ? 32 : 0;
   for (int lanes = first_lanes; lanes >= 1 && !tables; lanes /= 2) {
@@ -961,6 +961,25 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     std::string paired_lines = {};       // the untiled walk's paired output lines (ir/line_pairs.h), or empty
     std::string band = {};               // the band walk's reason (ir/band.h), or empty
   };
+  // Why the nests of tables `tb` (plan `p`) cannot stream, or "" where they can: every nest's base
+  // and loop step and every full store on a whole vector when `out` is on a line (else "-", no
+  // streaming plan and nothing to say), and on AVX2's half-line vectors each line's halves written
+  // one after the other (ir/stream.h's halves_apart).
+  auto stream_problem = [&](const Plan& p, const engine::BlockTables& tb, const std::vector<LoopRegion>& nests) {
+    for (const auto& g : nests) {
+      if ((g.out_offset * elem_bytes) % vector != 0) return std::string("-");
+      for (const auto& l : g.loops)
+        if ((l.out_stride * elem_bytes) % vector != 0) return std::string("-");
+    }
+    std::vector<std::int64_t> full_stores;
+    for (const auto& prog : tb.programs)
+      for (size_t r = 0; r < prog.store_count.size(); ++r)
+        if (prog.store_count[r] == p.lanes) {
+          if ((prog.store_offset[r] * elem_bytes) % vector != 0) return std::string("-");
+          if (&prog == &tb.programs.front()) full_stores.push_back(prog.store_offset[r]);
+        }
+    return vector < kLineBytes ? halves_apart(full_stores, p.lanes, nests) : std::string();
+  };
   // `line_rows`: the block's rows are whole lines (AVX-512 line vectors, AVX2's block of one more
   // register bit), so that its untiled walk may pair its output lines (ir/line_pairs.h).
   auto try_stream = [&](const Plan& p, const engine::BlockTables& t, const TileChoice& cached_tiles,
@@ -985,19 +1004,9 @@ PermutePlan plan_permute(const PermuteDesc& d) {
         BlockLoops first = ordered.loops;
         first.loops = band.regions.front().loops;
         const engine::BlockTables banded = engine::with_loops(ordered, first);
-        for (const auto& g : band.regions) {
-          if ((g.out_offset * elem_bytes) % vector != 0) return {};
-          for (const auto& l : g.loops)
-            if ((l.out_stride * elem_bytes) % vector != 0) return {};
-        }
-        std::vector<std::int64_t> band_stores;
-        for (const auto& prog : banded.programs)
-          for (size_t r = 0; r < prog.store_count.size(); ++r)
-            if (prog.store_count[r] == p.lanes) {
-              if ((prog.store_offset[r] * elem_bytes) % vector != 0) return {};
-              if (&prog == &banded.programs.front()) band_stores.push_back(prog.store_offset[r]);
-            }
-        if (vector == kLineBytes || halves_apart(band_stores, p.lanes, band.regions).empty()) {
+        const std::string why = stream_problem(p, banded, band.regions);
+        if (why == "-") return {};
+        if (why.empty()) {
           engine::PrepareOptions o = cached_options;
           o.stream = true;
           // The engines prefetch each load's address plus this: the last byte of its run one tile
@@ -1035,21 +1044,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
     }
     std::vector<LoopRegion> nests = paired ? pairing.regions : tl.regions;
     if (nests.empty()) nests.push_back(LoopRegion{0, 0, tl.tiled ? t.loops.loops : untiled->loops.loops});
-    for (const auto& g : nests) {
-      if ((g.out_offset * elem_bytes) % vector != 0) return {};
-      for (const auto& l : g.loops)
-        if ((l.out_stride * elem_bytes) % vector != 0) return {};
-    }
-    std::vector<std::int64_t> full_stores;
-    for (const auto& prog : t.programs)
-      for (size_t r = 0; r < prog.store_count.size(); ++r)
-        if (prog.store_count[r] == p.lanes) {
-          if ((prog.store_offset[r] * elem_bytes) % vector != 0) return {};
-          if (&prog == &t.programs.front()) full_stores.push_back(prog.store_offset[r]);
-        }
     // Half-line vectors (AVX2) stream only where the walk writes every line whole at once.
-    if (vector < kLineBytes)
-      if (std::string why = halves_apart(full_stores, p.lanes, nests); !why.empty()) return {nullptr, why};
+    if (const std::string why = stream_problem(p, t, nests); !why.empty()) return why == "-" ? StreamTry{} : StreamTry{nullptr, why};
     engine::PrepareOptions o = cached_options;  // no sink: streaming plans have no transform
     o.stream = true;
     return {prepare(tl.tiled ? t : *untiled, paired ? paired_walk : tl, o, is_avx512(isa) ? "avx512" : "avx2"),
