@@ -270,7 +270,9 @@ constexpr const char* kAssembleStream =
 class Avx2Backend final : public Backend {
  public:
   Isa isa() const override { return Isa::avx2; }
-  std::string prelude() const override { return std::string(template_text("avx2_prelude.h")); }
+  std::string prelude() const override {
+    return std::string(template_text("avx2_prelude.h")) + "\n" + std::string(template_text("x86_bands_prelude.h"));
+  }
   std::string epilogue() const override { return "GENTT_AVX2_END\n"; }
   std::string kernel(const KernelUnit& unit) const override {
     return emit_kernel_skeleton(

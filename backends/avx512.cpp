@@ -324,7 +324,7 @@ class Avx512Backend final : public Backend {
   Isa isa() const override { return isa_; }
   std::string prelude() const override {
     const std::string features = feature_list(isa_features(isa_));
-    return std::string(template_text("avx512_prelude.h")) +
+    return std::string(template_text("avx512_prelude.h")) + "\n" + std::string(template_text("x86_bands_prelude.h")) +
            fmt::format("\n#if defined(__clang__)\n"
                        "#pragma clang attribute push(__attribute__((target(\"{0}\"))), apply_to = function)\n"
                        "#define GENTT_AVX512_END _Pragma(\"clang attribute pop\")\n"

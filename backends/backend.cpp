@@ -10,6 +10,7 @@
 #include "backends/scalar.h"
 #include "backends/sunway.h"
 #include "backends/sve.h"
+#include "ir/band.h"
 #include "ir/error.h"
 #include "ir/explain.h"
 #include "ir/target_features.h"
@@ -90,6 +91,11 @@ std::string emit_file(const std::vector<KernelUnit>& units, const std::string& r
                             "iterations), {} of {} full-block stores streaming",
                             u.stream_kernel->name, u.stream_kernel->banded ? "in band tiles" : u.stream_kernel->tiled ? "in cache tiles" : u.stream_kernel->order,
                             u.stream_kernel->iterations(), streamed, stores));
+      if (u.unbanded_stream_kernel)
+        w.comment(fmt::format("  unbanded twin {} (run instead on {}): loops {} ({} iterations)",
+                              u.unbanded_stream_kernel->name, kBandVendorRule,
+                              u.unbanded_stream_kernel->tiled ? "in cache tiles" : u.unbanded_stream_kernel->order,
+                              u.unbanded_stream_kernel->iterations()));
     }
     if (const std::string note = backend.banner_note(u); !note.empty()) w.comment("  " + note);
   }

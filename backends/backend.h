@@ -19,6 +19,7 @@ struct KernelUnit {
   Plan plan;
   Kernel kernel;
   std::optional<Kernel> stream_kernel;  // ir/stream.h; only for backends with streaming stores
+  std::optional<Kernel> unbanded_stream_kernel;  // a banded stream_kernel's twin (ir/band.h), or none
 };
 
 class Backend {

@@ -16,6 +16,19 @@ void CodeWriter::block(std::string_view header, const std::function<void()>& bod
   line("}" + std::string(footer));
 }
 
+void CodeWriter::if_else(std::string_view condition, const std::function<void()>& then_body,
+                         const std::function<void()>& else_body) {
+  line("if (" + std::string(condition) + ") {");
+  ++depth_;
+  then_body();
+  --depth_;
+  line("} else {");
+  ++depth_;
+  else_body();
+  --depth_;
+  line("}");
+}
+
 void CodeWriter::raw(std::string_view text) {
   out_.append(text);
   if (!text.empty() && text.back() != '\n') out_ += '\n';

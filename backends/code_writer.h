@@ -20,6 +20,9 @@ class CodeWriter {
   }
   // `header {` ... `}footer`, with the body indented one level.
   void block(std::string_view header, const std::function<void()>& body, std::string_view footer = "");
+  // `if (condition) {` ... `} else {` ... `}`, both bodies indented one level.
+  void if_else(std::string_view condition, const std::function<void()>& then_body,
+               const std::function<void()>& else_body);
   // Text inserted as is (already formatted, e.g. a prelude), ending with a newline.
   void raw(std::string_view text);
   // `// text` lines, one per line of `text`, at the current indentation.

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "ir/assembly.h"
+#include "ir/band.h"
 #include "ir/error.h"
 #include "ir/stream.h"
 #include "ir/target_features.h"
@@ -503,6 +504,15 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
                           kLineBytes, stream->banded ? "in band tiles" : stream->tiled ? "in cache tiles" : stream->order));
     emit_programs_and_run(w, *stream, elem, hooks);
   }
+  const Kernel* unbanded = unit.unbanded_stream_kernel ? &*unit.unbanded_stream_kernel : nullptr;
+  GENTT_CHECK(!unbanded || (stream && stream->banded && unbanded->iterations() > 0),
+              "an unbanded twin needs a banded streaming variant");
+  if (unbanded) {
+    w.line("");
+    w.comment(fmt::format("The banded variant's unbanded twin, run instead on {} (gentt_bands_pay): loops {}.",
+                          kBandVendorRule, unbanded->tiled ? "in cache tiles" : unbanded->order));
+    emit_programs_and_run(w, *unbanded, elem, hooks);
+  }
   w.line("");
   w.line("}  // namespace");
   // NAME_run (or the streaming NAME_stream_run) over all flat iterations, or over the part's.
@@ -520,7 +530,11 @@ std::string emit_kernel_skeleton(const KernelUnit& unit, const SkeletonHooks& ho
     if (!stream) return run_call(k, part);
     w.comment(fmt::format("Whole-line stores need `out` on a {}-byte line; otherwise the cached variant.", kLineBytes));
     w.block(fmt::format("if (reinterpret_cast<std::uintptr_t>(out) % {} == 0)", kLineBytes), [&] {
-      run_call(*stream, part);
+      if (unbanded) {
+        w.if_else("gentt_bands_pay()", [&] { run_call(*stream, part); }, [&] { run_call(*unbanded, part); });
+      } else {
+        run_call(*stream, part);
+      }
       w.line(hooks.stream_fence);
       w.line("return;");
     });

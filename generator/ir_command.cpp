@@ -22,15 +22,19 @@ void run_ir(const IrOptions& options) {
   const LocatedProblem lp = select_problem(collect_problems(options.inputs), options.kernel, "ir");
   const KernelUnit unit = lower_problem(lp);
   // A streaming variant (ir/stream.h) follows the kernel: in text after a blank line, in JSON
-  // as the kernel object's "stream_variant".
+  // as the kernel object's "stream_variant"; a banded one's unbanded twin (ir/band.h) after it,
+  // "unbanded_stream_variant".
   if (options.format == "json") {
     auto j = kernel_to_json(unit.kernel);
     if (unit.stream_kernel) j["stream_variant"] = kernel_to_json(*unit.stream_kernel);
+    if (unit.unbanded_stream_kernel) j["unbanded_stream_variant"] = kernel_to_json(*unit.unbanded_stream_kernel);
     print_text(j.dump(2));
     return;
   }
-  print_text(unit.stream_kernel ? print_kernel(unit.kernel) + "\n" + print_kernel(*unit.stream_kernel)
-                                : print_kernel(unit.kernel));
+  std::string text = print_kernel(unit.kernel);
+  if (unit.stream_kernel) text += "\n" + print_kernel(*unit.stream_kernel);
+  if (unit.unbanded_stream_kernel) text += "\n" + print_kernel(*unit.unbanded_stream_kernel);
+  print_text(text);
 }
 
 }  // namespace

@@ -20,6 +20,22 @@
 // the prefetch 0.5-0.7. Power-of-two row strides put a tall tile's lines into a few cache sets,
 // where they evict each other before they are read (float32 4096^2: 0.55 with 512 rows): there
 // the tile is wider and shorter (32 rows of 1 KiB: 0.78).
+//
+// Which CPUs bands pay on. Measured on an Intel server core (2026-12-02, AVX-512, 1 thread, the
+// run-time library with and without bands, same build, x best copy): 2-D and 3-D transposes whose
+// unbanded walk reads 16 rows in input order lost 1.5-3.5x banded (TTC float32 7248^2 1.01 ->
+// 0.40, 43408x1216 0.78 -> 0.22, (59,2320,384) (0,2,1) 0.64 -> 0.25, seed 002's uint16
+// (4,5,6,7,0,1,2,3) 0.59 -> 0.22; 13 cases of the TTC, TTLG, random and seed 002 sets beyond
+// 0.87x): one core there reads only ~9 GB/s, sequential or not, unless the hardware prefetchers
+// follow its rows, and a tile's rows are far more than they follow (gentt_access_patterns:
+// 128 rows in runs of 128-512 bytes 4.5 GB/s, sequential 8.2), while whole lines streamed to many
+// rows write at full rate (64-byte runs 9.0 GB/s, longer 16-17); software prefetch one or four
+// tiles ahead did not help. Zen 5 is the other way round (above). So a banded streaming variant
+// has an unbanded twin (NAME_stream_unbanded, the walk it would take without bands) and the
+// kernel chooses at run time: bands on AMD's CPUs, the twin elsewhere; GENTT_BANDS=1 or 0 in the
+// environment overrides (read once; tests run both). The run-time library chooses the same way,
+// except where the twin cannot stream (the band is then taken everywhere: on the Intel core it
+// beat the cached walks, 1.2-1.4x on 6 random problems).
 #pragma once
 
 #include <cstdint>
@@ -62,6 +78,9 @@ inline constexpr int64_t kBandMinRowBytes = 1024;
 // (TTC float32 (2320,59,384) axes (2,1,0), rows of 1536 bytes: 0.72 -> 0.65 banded); longer ones
 // band (TTC (384,59,2320) (2,1,0), rows of 9280 bytes: 1.19-1.27x).
 inline constexpr int64_t kBandContinuedRowBytes = int64_t{8} << 10;
+
+// Said in explain and describe() of the CPUs that run a band's unbanded twin.
+inline constexpr const char* kBandVendorRule = "CPUs other than AMD's, or GENTT_BANDS=0";
 
 struct BandChoice {
   bool banded = false;

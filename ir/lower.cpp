@@ -245,7 +245,7 @@ Kernel lower(const Plan& plan, const std::string& kernel_name, const LowerOption
   // of one (AVX2's and ymm blocks: the band's innermost loop continues each output row, so a line's
   // two halves come from consecutive blocks; ir/pipeline.cpp checks halves_apart) and blocks that
   // transpose (rows copied whole, a kept innermost axis, keep their own walks).
-  if (options.streaming && out_bytes >= kTileMinBytes && kernel.lanes * c.elem_bytes * 2 >= kLineBytes &&
+  if (options.streaming && options.bands && out_bytes >= kTileMinBytes && kernel.lanes * c.elem_bytes * 2 >= kLineBytes &&
       plan.shuffle_steps > 0) {
     std::vector<std::pair<int64_t, int64_t>> loads;
     for (const Op& op : kernel.programs.front().ops)

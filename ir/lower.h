@@ -24,6 +24,9 @@ struct LowerOptions {
   // one more register bit, ir/stream.h's plan_with_whole_lines): its streaming walk may pair its
   // output lines (ir/line_pairs.h) as AVX-512's blocks of whole-line registers do.
   bool whole_line_rows = false;
+  // The streaming variant may walk band tiles (ir/band.h); off: its other walks (the unbanded
+  // variant that CPUs where bands do not pay run, ir/band.h's kBandVendorRule).
+  bool bands = true;
   int64_t tile_cache_bytes = kTileCacheBytes;  // a tile's input lines fit this budget
   int64_t balanced_min_bytes = kBalancedMinBytes;  // untiled walks from this size: LoopOrder::balanced
 };

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "ir/assembly.h"
+#include "ir/band.h"
 #include "ir/canonical.h"
 #include "ir/error.h"
 #include "ir/interleave.h"
@@ -80,38 +81,53 @@ Lowered run_pipeline(const Problem& given) {
   if (out.kernel.in_elements * problem.dtype.bytes >= kTileMinBytes) out.plan.reasons.push_back(out.kernel.tiling);
   const int64_t vector_bytes = problem.target.vector_bits / 8;
   StreamChoice choice = choose_streaming(out.kernel, problem.stores, target_streams(problem.target), vector_bytes);
-  std::string wide_note;  // the AVX2 streaming variant's block of one more register bit, where it took one
-  if (choice.stream) {
-    out.stream_kernel =
-        lower(out.plan, problem.name + "_stream", LowerOptions{.streaming = true, .avx512_target = avx512_target});
-    verify_kernel(*out.stream_kernel);
+  // The streaming variant named `name`, with or without band tiles (ir/band.h); nullopt with the
+  // reason where half-line vectors (AVX2) would write a line's halves apart. `wide_note` says
+  // where it took a block of one more register bit.
+  auto make_stream_kernel = [&](const std::string& name, bool bands, std::string* why_not,
+                                std::string* wide_note) -> std::optional<Kernel> {
+    Kernel sk = lower(out.plan, name, LowerOptions{.streaming = true, .avx512_target = avx512_target, .bands = bands});
+    verify_kernel(sk);
+    if (vector_bytes >= kLineBytes) return sk;
     // Half-line vectors (AVX2) stream only where the walk writes every line whole at once. When
     // the plan's blocks store half lines (float32 blocks of 8 x 8), a block with one more
     // register bit, the next output bit, stores both halves of each of its lines. Where the
     // plan's own streaming walk keeps the cached walk's tiles, that block is taken too when its
     // untiled walk pairs its output lines (ir/line_pairs.h).
-    if (vector_bytes < kLineBytes) {
-      std::string why = halves_apart(*out.stream_kernel);
-      if (!why.empty() || out.stream_kernel->tiled) {
-        if (const std::optional<Plan> wide = plan_with_whole_lines(out.plan)) {
-          Kernel k = lower(*wide, problem.name + "_stream",
-                           LowerOptions{.streaming = true, .avx512_target = avx512_target, .whole_line_rows = true});
-          verify_kernel(k);
-          if (halves_apart(k).empty() && (!why.empty() || !k.paired_lines.empty())) {
-            out.stream_kernel = std::move(k);
-            why.clear();
-            const auto& ops = out.stream_kernel->programs.front().ops;
-            wide_note = fmt::format(
-                "; the streaming variant's block has {} registers (one more output bit) so that each block stores "
-                "whole lines",
-                std::count_if(ops.begin(), ops.end(), [](const Op& op) { return op.kind == OpKind::store; }));
-          }
+    std::string why = halves_apart(sk);
+    if (!why.empty() || sk.tiled) {
+      if (const std::optional<Plan> wide = plan_with_whole_lines(out.plan)) {
+        Kernel k = lower(*wide, name,
+                         LowerOptions{.streaming = true, .avx512_target = avx512_target, .whole_line_rows = true,
+                                      .bands = bands});
+        verify_kernel(k);
+        if (halves_apart(k).empty() && (!why.empty() || !k.paired_lines.empty())) {
+          sk = std::move(k);
+          why.clear();
+          const auto& ops = sk.programs.front().ops;
+          *wide_note = fmt::format(
+              "; the streaming variant's block has {} registers (one more output bit) so that each block stores "
+              "whole lines",
+              std::count_if(ops.begin(), ops.end(), [](const Op& op) { return op.kind == OpKind::store; }));
         }
       }
-      if (!why.empty()) {
-        out.stream_kernel.reset();
-        choice = {false, fmt::format("stores: cached ({})", why)};
-      }
+    }
+    if (!why.empty()) {
+      *why_not = why;
+      return std::nullopt;
+    }
+    return sk;
+  };
+  std::string wide_note;  // the AVX2 streaming variant's block of one more register bit, where it took one
+  if (choice.stream) {
+    std::string why;
+    out.stream_kernel = make_stream_kernel(problem.name + "_stream", true, &why, &wide_note);
+    if (!out.stream_kernel) choice = {false, fmt::format("stores: cached ({})", why)};
+    // A banded variant comes with its unbanded twin, which CPUs where bands do not pay run
+    // (ir/band.h's bands_pay_on). Where the twin cannot stream, every CPU takes the bands.
+    if (out.stream_kernel && out.stream_kernel->banded) {
+      std::string twin_why, twin_note;
+      out.unbanded_stream_kernel = make_stream_kernel(problem.name + "_stream_unbanded", false, &twin_why, &twin_note);
     }
   }
   // The reason names the walk the streaming variant took (tiles or input order: ir/tiling.h's
@@ -121,6 +137,13 @@ Lowered run_pipeline(const Problem& given) {
                               &*out.stream_kernel);
     choice.reason += wide_note;
   }
+  if (out.unbanded_stream_kernel)
+    choice.reason += fmt::format("; on {} the unbanded twin {} runs instead: {}", kBandVendorRule,
+                                 out.unbanded_stream_kernel->name,
+                                 streaming_walk(out.kernel, &*out.unbanded_stream_kernel) +
+                                     (out.unbanded_stream_kernel->read_rows_limited
+                                          ? fmt::format(" ({})", kReadRowsLimitText)
+                                          : std::string()));
   if (out.stream_kernel && out.stream_kernel->read_rows_limited)
     choice.reason += fmt::format("; the streaming walk from the block outwards: {} (prefetchers follow few rows)",
                                  kReadRowsLimitText);
@@ -232,6 +255,8 @@ Lowered run_pipeline(const Problem& given) {
       out.stream_kernel->prefetch_ahead = streamed.ahead;
       if (streamed.reason != cached.reason) out.plan.reasons.push_back("streaming variant's " + streamed.reason);
     }
+    if (out.unbanded_stream_kernel)
+      out.unbanded_stream_kernel->prefetch_ahead = choose_prefetch(*out.unbanded_stream_kernel).ahead;
   }
   // Byte blocks of 64 registers (twice the register file, spilled on every block) whose large
   // output is written with plain cached stores (no streaming variant, no assembled or staged

@@ -16,6 +16,9 @@ struct Lowered {
   Plan plan;
   Kernel kernel;                       // the cached variant, in output order
   std::optional<Kernel> stream_kernel; // the streaming variant (ir/stream.h), named NAME_stream
+  // Where the streaming variant walks band tiles: the streaming variant without them, named
+  // NAME_stream_unbanded, which CPUs where bands do not pay run instead (ir/band.h).
+  std::optional<Kernel> unbanded_stream_kernel;
   Target target;                       // the problem's, with the width a tuned target chose (ir/vector_width.h)
 };
 Lowered run_pipeline(const Problem& problem);

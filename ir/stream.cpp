@@ -112,6 +112,20 @@ void check_store_mode(const Target& target, StoreMode mode, const std::string& f
                                 isa_name(target.isa)));
 }
 
+std::string streaming_walk(const Kernel& cached, const Kernel* stream) {
+  const bool tiles = stream ? stream->tiled : cached.tiled;
+  std::string walk = stream && stream->banded
+                         ? "the loops walk " + stream->tiling.substr(std::string_view("loops: ").size()) + " (ir/band.h)"
+                     : tiles ? "the loops walk the same cache tiles"
+                             : "the loops run in input order so reads are sequential (from the block outwards where "
+                               "input order walks the output's next axis outermost)";
+  if (stream && stream->left_tiles)
+    walk += fmt::format(", not in the cached walk's tiles ({})",
+                        stream->paired_lines.empty() ? kStreamUntiledReason : kStreamPairedReason);
+  if (stream && !stream->paired_lines.empty()) walk += "; " + stream->paired_lines;
+  return walk;
+}
+
 StreamChoice choose_streaming(const Kernel& cached, StoreMode mode, bool target_streams,
                               int64_t vector_bytes, const Kernel* stream) {
   const int64_t bytes = cached.in_elements * cached.elem_bytes;
@@ -129,16 +143,7 @@ StreamChoice choose_streaming(const Kernel& cached, StoreMode mode, bool target_
   if (mode == StoreMode::automatic && bytes < kStreamMinBytes)
     return {false, fmt::format("stores: cached (the output, {}, is below the {} from which streaming pays)",
                                size_text(bytes), size_text(kStreamMinBytes))};
-  const bool tiles = stream ? stream->tiled : cached.tiled;
-  std::string walk = stream && stream->banded
-                         ? "the loops walk " + stream->tiling.substr(std::string_view("loops: ").size()) + " (ir/band.h)"
-                     : tiles ? "the loops walk the same cache tiles"
-                             : "the loops run in input order so reads are sequential (from the block outwards where "
-                               "input order walks the output's next axis outermost)";
-  if (stream && stream->left_tiles)
-    walk += fmt::format(", not in the cached walk's tiles ({})",
-                        stream->paired_lines.empty() ? kStreamUntiledReason : kStreamPairedReason);
-  if (stream && !stream->paired_lines.empty()) walk += "; " + stream->paired_lines;
+  const std::string walk = streaming_walk(cached, stream);
   return {true, fmt::format("stores: streaming when `out` is 64-byte aligned ({}): {} bypass the "
                             "cache and {}; otherwise the cached variant",
                             mode == StoreMode::streaming ? "the spec says `stores: streaming`"

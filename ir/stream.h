@@ -87,6 +87,10 @@ std::string halves_apart(const Kernel& streaming);  // the kernel's full-block s
 // library both take it.
 std::optional<Plan> plan_with_whole_lines(const Plan& plan);
 
+// How a streaming variant walks (band tiles, its own cache tiles or the cached kernel's, input
+// order; paired output lines): the text choose_streaming's reason ends with.
+std::string streaming_walk(const Kernel& cached, const Kernel* stream);
+
 // Decides from the cached kernel. `target_streams`: the target's backend has
 // whole-line non-temporal stores of `vector_bytes`-byte vectors. `stream`: the streaming variant
 // once lowered, whose walk the reason names (its own tiles, or input order where the cached walk

@@ -126,7 +126,7 @@ KernelUnit lower(const Problem& p) {
   Problem tuned = p;
   tuned.target = lowered.target;
   return KernelUnit{std::move(tuned), std::move(lowered.plan), std::move(lowered.kernel),
-                    std::move(lowered.stream_kernel)};
+                    std::move(lowered.stream_kernel), std::move(lowered.unbanded_stream_kernel)};
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "gentt/cpu.h"
 
+#include <cstdlib>
+
 #if defined(__aarch64__) && defined(__linux__)
 #include <asm/hwcap.h>
 #include <sys/auxv.h>
@@ -36,5 +38,19 @@ std::uint64_t cpu_features() {
 }
 
 bool cpu_supports(std::string_view isa) { return cpu_has(isa_features(isa)); }
+
+bool cpu_bands_pay() {
+  static const bool pays = [] {
+    const char* forced = std::getenv("GENTT_BANDS");
+    if (forced != nullptr && (forced[0] == '0' || forced[0] == '1') && forced[1] == '\0') return forced[0] == '1';
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    return __builtin_cpu_is("amd") != 0;
+#else
+    return false;
+#endif
+  }();
+  return pays;
+}
 
 }  // namespace gentt

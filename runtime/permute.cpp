@@ -982,13 +982,13 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   };
   // `line_rows`: the block's rows are whole lines (AVX-512 line vectors, AVX2's block of one more
   // register bit), so that its untiled walk may pair its output lines (ir/line_pairs.h).
-  auto try_stream = [&](const Plan& p, const engine::BlockTables& t, const TileChoice& cached_tiles,
-                        bool line_rows) -> StreamTry {
+  auto try_stream_walk = [&](const Plan& p, const engine::BlockTables& t, const TileChoice& cached_tiles,
+                             bool line_rows, bool bands) -> StreamTry {
     // Bands of tiles that prefetch the next tile (ir/band.h), as the generated kernels' streaming
     // variants walk where such tiles exist.
     // (Blocks that transpose: rows copied whole keep theirs. AVX2's half lines where each line's
     // halves are written one after the other: halves_apart, as the generated kernels check.)
-    if (out_total >= kTileMinBytes && p.shuffle_steps > 0) {
+    if (bands && out_total >= kTileMinBytes && p.shuffle_steps > 0) {
       const engine::BlockTables ordered = engine::with_loop_order(t, p, LoopOrder::output);
       std::vector<std::pair<std::int64_t, std::int64_t>> loads;
       const engine::ProgramTables& full = ordered.programs.front();
@@ -1055,6 +1055,18 @@ PermutePlan plan_permute(const PermuteDesc& d) {
             !tl.tiled && untiled->loops.read_rows_limited,
             left_tiles,
             paired ? pairing.reason : std::string()};
+  };
+  // Bands first where they pay (ir/band.h's vendor rule, cpu_bands_pay); elsewhere the walk
+  // without them (the generated kernels' unbanded twin), and the bands only where that cannot
+  // stream.
+  const bool bands_pay = cpu_bands_pay();
+  auto try_stream = [&](const Plan& p, const engine::BlockTables& t, const TileChoice& cached_tiles,
+                        bool line_rows) -> StreamTry {
+    if (bands_pay) return try_stream_walk(p, t, cached_tiles, line_rows, true);
+    StreamTry s = try_stream_walk(p, t, cached_tiles, line_rows, false);
+    if (s.blocks) return s;
+    StreamTry b = try_stream_walk(p, t, cached_tiles, line_rows, true);
+    return b.blocks && !b.band.empty() ? std::move(b) : std::move(s);
   };
   std::string stream_note;  // why there is no streaming plan, or how it differs from the cached one
   bool stream_tiled = false;

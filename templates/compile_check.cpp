@@ -5,4 +5,5 @@
 #include "templates/sunway_prelude.h"
 #include "templates/avx512_prelude.h"
 #include "templates/avx2_prelude.h"
+#include "templates/x86_bands_prelude.h"
 GENTT_AVX2_END

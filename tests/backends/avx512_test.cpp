@@ -109,3 +109,16 @@ TEST_CASE("shuffles move in the widest exact unit", "[avx512][lane_unit]") {
   for (int l = 0; l < 16; ++l) odd[l] = l ^ 2;
   CHECK(widest_shuffle(odd, 16, 3, 64).unit.bytes == 1);
 }
+
+TEST_CASE("avx512: a banded streaming variant and its unbanded twin, chosen at run time", "[avx512]") {
+  // 17 MB of rows of 16 KiB: the streaming variant walks bands (ir/band.h); gentt_bands_pay()
+  // (templates/x86_bands_prelude.h) picks it or the twin, whole and in parts.
+  const auto unit = test::make_unit("band", Dtype{"float32", 4}, {1040, 4100}, {1, 0}, Isa::avx512, 512);
+  REQUIRE(unit.stream_kernel);
+  REQUIRE(unit.unbanded_stream_kernel);
+  const std::string text = emit_file({unit}, "x");
+  CHECK_THAT(text, Contains("static inline bool gentt_bands_pay() {") && Contains("std::getenv(\"GENTT_BANDS\")"));
+  CHECK_THAT(text, Contains("void band_stream_run(") && Contains("void band_stream_unbanded_run("));
+  CHECK_THAT(text, Contains("if (gentt_bands_pay()) {\n      band_stream_run(") && Contains("} else {\n      band_stream_unbanded_run("));
+  CHECK_THAT(text, Contains("//   unbanded twin band_stream_unbanded (run instead on CPUs other than AMD's"));
+}

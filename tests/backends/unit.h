@@ -17,7 +17,8 @@ inline KernelUnit make_unit(std::string name, Dtype dtype, std::vector<int64_t> 
   p.target = Target{isa, vector_bits};
   p.stores = stores;
   auto lowered = run_pipeline(p);
-  return KernelUnit{p, std::move(lowered.plan), std::move(lowered.kernel), std::move(lowered.stream_kernel)};
+  return KernelUnit{p, std::move(lowered.plan), std::move(lowered.kernel), std::move(lowered.stream_kernel),
+                    std::move(lowered.unbanded_stream_kernel)};
 }
 
 }  // namespace gentt::test

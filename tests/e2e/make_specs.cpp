@@ -138,6 +138,12 @@ int main(int argc, char** argv) {
     const bool interleaved = x86 && (c == 14 || c == 15) && cases > 15 && !random_only;
     if (interleaved && c == 14) p = {{2, 3, 700}, {0, 2, 1}, isa == "avx512" ? 1 : 2};
     if (interleaved && c == 15) p = {{5, 1600}, {1, 0}, 4};
+    // x86: 2-D transposes whose streaming variant walks band tiles (ir/band.h) and so carries an
+    // unbanded twin: float32 with tails in both block axes, bytes (AVX-512: split rows, 4 MiB and
+    // more). The suite runs each module with GENTT_BANDS=1 and =0 (tests/e2e/CMakeLists.txt).
+    const bool banded = x86 && (c == 16 || c == 17) && cases > 17 && !random_only;
+    if (banded && c == 16) p = {{1040, 1030}, {1, 0}, 4};
+    if (banded && c == 17) p = {{2112, 2050}, {1, 0}, 1};
     const bool streaming = x86 && c >= cases - cases / 4;
     if (streaming) make_streamable(p, rng, isa == "avx2" ? 32 : 64);
     // The eighth before them ask for streaming stores on any shape: where no streaming variant
@@ -146,7 +152,7 @@ int main(int argc, char** argv) {
     const bool staged = x86 && !streaming && c >= cases - cases / 4 - cases / 8 && c > 2;
     // avx512skx moves single bytes without VBMI (word permutes and in-lane byte shuffles): half of
     // its other cases get byte-unit elements.
-    if (isa == "avx512skx" && !streaming && !assembled && !split && !paired && !chained && !kept_short && !kept_split && !short_split && !interleaved && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
+    if (isa == "avx512skx" && !streaming && !assembled && !split && !paired && !chained && !kept_short && !kept_split && !short_split && !interleaved && !banded && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
     nlohmann::ordered_json k;
     const std::string name = prefix + std::to_string(c);
     k["name"] = name;
@@ -155,7 +161,7 @@ int main(int argc, char** argv) {
     k["perm"] = p.perm;
     k["isa"] = isa;
     if (vector_bits) k["vector_bits"] = vector_bits;
-    if (streaming || staged || kept_rows || assembled || split || paired || chained || kept_short || kept_split || short_split || interleaved) k["stores"] = "streaming";
+    if (streaming || staged || kept_rows || assembled || split || paired || chained || kept_short || kept_split || short_split || interleaved || banded) k["stores"] = "streaming";
     specs[c % shards]["kernels"].push_back(k);
     arm_cases.push_back({name, p.elem_bytes, p.shape, p.perm});
   }

@@ -110,5 +110,6 @@ GENTT_FUZZ_TARGET(pipeline) {
   gentt::reference_permute(in.data(), want.data(), static_cast<size_t>(p.dtype.bytes), p.shape, p.perm);
   check_kernel(lowered.kernel, p, in, want, parts, first);
   if (lowered.stream_kernel) check_kernel(*lowered.stream_kernel, p, in, want, parts, first);
+  if (lowered.unbanded_stream_kernel) check_kernel(*lowered.unbanded_stream_kernel, p, in, want, parts, first);
   return 0;
 }

@@ -122,3 +122,36 @@ TEST_CASE("band: banded kernels move every element as the reference does, whole 
   }
   CHECK(banded >= 4);
 }
+
+TEST_CASE("band: a banded streaming variant comes with its unbanded twin", "[band]") {
+  auto problem = [](int64_t elem_bytes, std::vector<int64_t> shape, Isa isa) {
+    Problem p;
+    p.name = "k";
+    p.dtype = Dtype{"bytes" + std::to_string(elem_bytes), elem_bytes};
+    p.shape = std::move(shape);
+    p.perm = {1, 0};
+    p.target = Target{isa, isa == Isa::avx512 ? 512 : 256};
+    return p;
+  };
+  std::mt19937_64 rng(20261202);
+  for (const Isa isa : {Isa::avx512, Isa::avx2}) {
+    INFO(isa_name(isa));
+    // 17 MB of rows of 16 KiB: bands on every target that streams (ir/band.h); the twin reads in
+    // input order, as the streaming variant did before bands, and names itself in the reasons.
+    const Lowered l = run_pipeline(problem(4, {1040, 4100}, isa));
+    REQUIRE(l.stream_kernel);
+    CHECK(l.stream_kernel->banded);
+    REQUIRE(l.unbanded_stream_kernel);
+    CHECK(l.unbanded_stream_kernel->name == "k_stream_unbanded");
+    CHECK_FALSE(l.unbanded_stream_kernel->banded);
+    verify_kernel(*l.unbanded_stream_kernel);
+    std::string stores;
+    for (const auto& r : l.plan.reasons)
+      if (r.starts_with("stores:")) stores = r;
+    CHECK_THAT(stores, Catch::Contains("the unbanded twin k_stream_unbanded runs instead"));
+    CHECK(test::parts_match_reference(*l.unbanded_stream_kernel, rng, 4, {1040, 4100}, {1, 0}));
+  }
+  // No band, no twin: outputs under 4 MiB and power-of-two rows that would crowd the cache sets.
+  CHECK_FALSE(run_pipeline(problem(4, {1024, 512}, Isa::avx512)).unbanded_stream_kernel);
+  CHECK_FALSE(run_pipeline(problem(4, {4096, 4096}, Isa::avx512)).unbanded_stream_kernel);
+}

@@ -39,4 +39,10 @@ inline bool cpu_has(std::uint64_t features) { return (cpu_features() & features)
 // check their vector length at entry.
 bool cpu_supports(std::string_view isa);
 
+// Whether streaming walks take band tiles (ir/band.h) on this CPU: on AMD's x86 CPUs (measured on
+// Zen 5), not on others (an Intel server core ran them 1.5-3.5x slower where the walk without them
+// streams). GENTT_BANDS=1 or GENTT_BANDS=0 in the environment overrides, read once per process, as
+// the generated kernels' gentt_bands_pay() does (templates/x86_bands_prelude.h).
+bool cpu_bands_pay();
+
 }  // namespace gentt
