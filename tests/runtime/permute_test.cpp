@@ -470,7 +470,7 @@ TEST_CASE("permute: plain lean bodies run whole runs of full blocks (run_full wi
   if (gentt::cpu_supports("avx2")) CHECK(plain >= 5);
 }
 
-TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute][bands]") {
+TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]") {
   std::mt19937_64 rng(3);
   const std::vector<Case> cases = {
       {{4096, 2050}, {1, 0}, 4},          // 32 MiB: tiles with remainders; AVX-512 streams untiled
@@ -857,7 +857,7 @@ TEST_CASE("permute: describe() names the streaming walk's row limit where it sha
   CHECK_THAT(gentt::plan_permute(d).describe(), !Catch::Contains("at most 16 input rows"));
 }
 
-TEST_CASE("permute: describe() says which walks leave the cache tiles (ir/tiling.h)", "[permute][bands]") {
+TEST_CASE("permute: describe() says which walks leave the cache tiles (ir/tiling.h)", "[permute]") {
   if (!gentt::cpu_supports("avx512")) {
     WARN("skipped: this CPU has no AVX-512");
     return;
@@ -1146,4 +1146,26 @@ TEST_CASE("permute: short axes moved innermost interleave their planes (interlea
     plan.execute(in.data(), out.data());
     REQUIRE(std::memcmp(expected.data(), out.data(), out_bytes) == 0);
   }
+}
+
+// The suite runs this case with GENTT_BANDS=0 and =1 as well (tests/runtime/CMakeLists.txt):
+// band tiles (ir/band.h) and the walk without them, whichever this CPU takes by default.
+TEST_CASE("permute: band walks and the walks without them (gentt::cpu_bands_pay)", "[permute][bands]") {
+  std::mt19937_64 rng(20261202);
+  // Outputs of 16 MiB and more (streaming): float32 and float64 rows of 16 KiB, tails in both block
+  // axes; bytes (AVX-512's split rows).
+  const std::vector<Case> cases = {{{1040, 4100}, {1, 0}, 4}, {{1032, 2060}, {1, 0}, 8}, {{4160, 4100}, {1, 0}, 1}};
+  for (const Case& c : cases) {
+    for (const std::string isa : {"avx512", "avx2"}) {
+      if (!gentt::cpu_supports(isa)) continue;
+      const std::string text = plan_text(c, isa);
+      INFO(describe(c) << " isa " << isa << "\n" << text);
+      if (isa == "avx512") CHECK(text.find("stores: streaming") != std::string::npos);  // AVX2's byte halves: none
+      if (!gentt::cpu_bands_pay()) CHECK(text.find("loops: bands of") == std::string::npos);
+      check_contiguous(c, isa, {1, 2}, rng);
+    }
+  }
+  // The float32 case takes the band where bands pay.
+  if (gentt::cpu_supports("avx512") && gentt::cpu_bands_pay())
+    CHECK_THAT(plan_text(cases.front(), "avx512"), Catch::Contains("(loops: bands of 32 blocks"));
 }
