@@ -33,9 +33,9 @@
 // tiles ahead did not help. Zen 5 is the other way round (above). So a banded streaming variant
 // has an unbanded twin (NAME_stream_unbanded, the walk it would take without bands) and the
 // kernel chooses at run time: bands on AMD's CPUs, the twin elsewhere; GENTT_BANDS=1 or 0 in the
-// environment overrides (read once; tests run both). The run-time library chooses the same way,
-// except where the twin cannot stream (the band is then taken everywhere: on the Intel core it
-// beat the cached walks, 1.2-1.4x on 6 random problems).
+// environment overrides (read once; tests run both). Where the twin cannot stream (AVX2's line
+// halves written apart) there is none, and every CPU takes the bands rather than the cached walk;
+// the run-time library chooses the same way.
 #pragma once
 
 #include <cstdint>

@@ -124,7 +124,7 @@ Lowered run_pipeline(const Problem& given) {
     out.stream_kernel = make_stream_kernel(problem.name + "_stream", true, &why, &wide_note);
     if (!out.stream_kernel) choice = {false, fmt::format("stores: cached ({})", why)};
     // A banded variant comes with its unbanded twin, which CPUs where bands do not pay run
-    // (ir/band.h's bands_pay_on). Where the twin cannot stream, every CPU takes the bands.
+    // (ir/band.h's kBandVendorRule, templates/x86_bands_prelude.h). Where the twin cannot stream, every CPU takes the bands.
     if (out.stream_kernel && out.stream_kernel->banded) {
       std::string twin_why, twin_note;
       out.unbanded_stream_kernel = make_stream_kernel(problem.name + "_stream_unbanded", false, &twin_why, &twin_note);
