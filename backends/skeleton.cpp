@@ -319,11 +319,22 @@ void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, co
   const bool rows = k.stage_rows;
   w.line("");
   if (rows) {
-    w.comment(fmt::format(
-        "Streamed rows (ir/staging.h): each tile of {} flat iterations (loop {}) is one row of {} bytes,", per, level,
-        tile_bytes));
-    w.comment("contiguous in `in` and in `out`: copied straight across, the whole lines of `out` with non-temporal");
-    w.comment("stores (no read of the output's lines first), the partial lines at its ends with plain ones.");
+    if (k.stage_row_group > 1) {
+      w.comment(fmt::format("Streamed rows (ir/staging.h): each tile of {} flat iterations (loop {}) is a block's {} rows",
+                            per, level, k.stage_row_group));
+      w.comment(fmt::format("of {} bytes ({} and {} elements apart in `in` and `out`{}),", tile_bytes,
+                            k.stage_row_group_in, k.stage_row_group_out,
+                            k.stage_row_group_rest ? fmt::format("; {} in the last chunk", k.stage_row_group_rest) : ""));
+      w.comment("each contiguous in `in` and in `out`: copied straight across, the whole lines of `out` with");
+      w.comment("non-temporal stores (no read of the output's lines first), the partial lines at its ends with");
+      w.comment("plain ones.");
+    } else {
+      w.comment(fmt::format(
+          "Streamed rows (ir/staging.h): each tile of {} flat iterations (loop {}) is one row of {} bytes,", per, level,
+          tile_bytes));
+      w.comment("contiguous in `in` and in `out`: copied straight across, the whole lines of `out` with non-temporal");
+      w.comment("stores (no read of the output's lines first), the partial lines at its ends with plain ones.");
+    }
   } else {
     w.comment(fmt::format("Staged output (ir/staging.h): each tile of {} flat iterations (loops {}..{}) writes {}",
                           per, level, k.loops.size() - 1, tile_bytes));
@@ -348,19 +359,8 @@ void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, co
             // The tile's output (and, for rows, input) offset in elements, from the loops above it:
             // decoded once, then an odometer.
             emit_tile_start(w, outer, "tile_off", rows ? "in_off" : nullptr);
-            w.block("for (std::int64_t t = first; t < last; ++t)", [&] {
-              w.line("unsigned char* dst = reinterpret_cast<unsigned char*>(out + tile_off);");
-              if (rows) {
-                w.line("const unsigned char* buf = reinterpret_cast<const unsigned char*>(in + in_off);");
-              } else {
-                w.linef("unsigned char* buf = stage + reinterpret_cast<std::uintptr_t>(dst) % {};", kLineBytes);
-                w.comment("The blocks write from out + tile_off: give them buf moved back by tile_off elements");
-                w.comment("(as an integer: that address lies outside any object).");
-                w.linef(
-                    "{}_run(in, reinterpret_cast<{}*>(reinterpret_cast<std::uintptr_t>(buf) - tile_off * {}), t * {}, "
-                    "(t + 1) * {});",
-                    k.name, elem, k.elem_bytes, per, per);
-              }
+            // One row (or buffer) from dst and buf: its partial first line, whole lines streamed, the rest.
+            const auto send = [&] {
               w.linef("std::int64_t head = ({0} - static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(dst) % {0})) "
                       "% {0};",
                       kLineBytes);
@@ -373,6 +373,40 @@ void emit_staged_run(CodeWriter& w, const Kernel& k, const std::string& elem, co
                 emit_lines(w, hooks.stream_line);
               });
               w.linef("std::memcpy(dst + i, buf + i, static_cast<std::size_t>({} - i));", tile_bytes);
+            };
+            w.block("for (std::int64_t t = first; t < last; ++t)", [&] {
+              if (rows && k.stage_row_group > 1) {
+                // A block's rows (Kernel::stage_row_group), each copied straight across.
+                if (k.stage_row_group_rest) {
+                  const LoopDim& g = k.loops[k.stage_row_group_loop];
+                  w.linef("const int rows = t{} == {} ? {} : {};  // the last chunk of {}", k.stage_row_group_loop,
+                          g.count - 1, k.stage_row_group_rest, k.stage_row_group, g.what);
+                } else {
+                  w.linef("constexpr int rows = {};", k.stage_row_group);
+                }
+                w.block("for (int r = 0; r < rows; ++r)", [&] {
+                  w.linef("unsigned char* dst = reinterpret_cast<unsigned char*>(out + tile_off + r * {});",
+                          k.stage_row_group_out);
+                  w.linef("const unsigned char* buf = reinterpret_cast<const unsigned char*>(in + in_off + r * {});",
+                          k.stage_row_group_in);
+                  send();
+                });
+                if (!outer.empty()) emit_tile_step(w, outer, "tile_off", "in_off");
+                return;
+              }
+              w.line("unsigned char* dst = reinterpret_cast<unsigned char*>(out + tile_off);");
+              if (rows) {
+                w.line("const unsigned char* buf = reinterpret_cast<const unsigned char*>(in + in_off);");
+              } else {
+                w.linef("unsigned char* buf = stage + reinterpret_cast<std::uintptr_t>(dst) % {};", kLineBytes);
+                w.comment("The blocks write from out + tile_off: give them buf moved back by tile_off elements");
+                w.comment("(as an integer: that address lies outside any object).");
+                w.linef(
+                    "{}_run(in, reinterpret_cast<{}*>(reinterpret_cast<std::uintptr_t>(buf) - tile_off * {}), t * {}, "
+                    "(t + 1) * {});",
+                    k.name, elem, k.elem_bytes, per, per);
+              }
+              send();
               if (!outer.empty()) emit_tile_step(w, outer, "tile_off", rows ? "in_off" : nullptr);
             });
             w.line(hooks.stream_fence);

@@ -112,6 +112,11 @@ struct Kernel {
   // Streamed rows (ir/staging.h, plan_row_streaming): the tile is one kept row of the input,
   // copied straight to `out` (whole lines streamed) without running the blocks or a buffer.
   bool stage_rows = false;
+  // Streamed rows of blocks of several rows (StagePlan::row_group): a tile copies
+  // stage_row_group rows, stage_row_group_in / _out elements apart; the last iteration of loop
+  // stage_row_group_loop copies stage_row_group_rest rows (0: all tiles copy stage_row_group).
+  int64_t stage_row_group = 1, stage_row_group_rest = 0, stage_row_group_in = 0, stage_row_group_out = 0;
+  int stage_row_group_loop = -1;
   // Output lines assembled across tiles (ir/assembly.h): loops [assembly_level, depth) are one
   // tile, loop assembly_level - 1 the chain loop; -1: not assembled. The tile runs
   // assembly_tile.front() (the same blocks and loops with the buffer's output strides, its own

@@ -4,6 +4,7 @@
 #include <bit>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "ir/assembly.h"
 #include "ir/band.h"
@@ -42,14 +43,35 @@ Lowered run_pipeline(const Problem& given) {
   // AVX-512 zmm blocks split their input rows past 32 registers (ir/plan.h's register_limit):
   // byte blocks of 64 rows become 32 registers of two half rows.
   const int register_limit = is_avx512_level(problem.target.isa) && problem.target.vector_bits == 512 ? 32 : 0;
-  out.plan = make_plan(c, lanes_for(problem.target, problem.dtype.bytes), kMinRegisterBits, register_limit);
+  const int64_t bytes = c.elem_bytes;
+  int64_t total = c.elem_bytes;
+  for (int64_t x : c.shape) total *= x;
+  // Kept rows past the caches, where the output streams (ir/stream.h's size rule): blocks of rows
+  // that are neighbours in the output (make_plan's kept_row_groups), as the run-time row engine
+  // copies them, so that the streamed lines of a block's rows are one run of the output and its
+  // loads come from a few rows read in order. Rows of kStageMaxKeptRowBytes and more, streamed
+  // straight across in the blocks' groups (ir/staging.h's plan_row_streaming), take that plan for
+  // every variant: TTC (2307,64,368) (1,0,2) float32, whose next output axis is odd, took its
+  // register bits from the input's next axis (8 output rows 94 KB apart per block) and ran at 0.70
+  // of the best copy against the run-time library's 1.05, uint16 (365,298,393) (1,0,2) was not
+  // streamed at all (Intel server core). Shorter rows of whole lines take it for the streaming
+  // variant only: its cached variant stages them through a buffer, whose tiles need make_plan's
+  // own blocks (float64 (273,19,93,16) (2,1,0,3): streamed 0.72 -> 0.98 of the best copy, the
+  // cached variant unstaged in groups 0.46 -> 0.27 where `out` is off its line).
+  const int lanes = lanes_for(problem.target, problem.dtype.bytes);
+  const int64_t kept_row = c.rank() >= 2 && c.perm.back() == c.rank() - 1 ? c.shape.back() * c.elem_bytes : 0;
+  const bool kept_row_groups = kept_row > 0 && target_streams(problem.target) && problem.stores != StoreMode::cached &&
+                               (problem.stores == StoreMode::streaming || total >= kStreamMinBytes);
+  out.plan = make_plan(c, lanes, kMinRegisterBits, register_limit, kept_row_groups && kept_row >= kStageMaxKeptRowBytes);
+  std::optional<Plan> stream_plan;  // the streaming variant's, where it differs
+  if (kept_row_groups && kept_row < kStageMaxKeptRowBytes && kept_row % kLineBytes == 0) {
+    Plan groups = make_plan(c, lanes, kMinRegisterBits, register_limit, true);
+    if (groups.block_axes != out.plan.block_axes) stream_plan = std::move(groups);
+  }
   if (!width.reason.empty()) out.plan.reasons.insert(out.plan.reasons.begin(), width.reason);
   const bool avx512_target = is_avx512_level(problem.target.isa);  // ir/tiling.h's tile_min_bytes_for
   // Interleaved planes (ir/interleave.h): a short axis moved innermost, on AVX-512 levels' zmm and
   // on AVX2 (whose byte shuffles need no VBMI: they are in-lane vpshufb and blends).
-  const int64_t bytes = c.elem_bytes;
-  int64_t total = c.elem_bytes;
-  for (int64_t x : c.shape) total *= x;
   if (((avx512_target && problem.target.vector_bits == 512) || problem.target.isa == Isa::avx2) &&
       interleave_channels(c, out.plan.lanes, total, problem.stores == StoreMode::streaming,
                           problem.target.isa == Isa::avx512 || problem.target.isa == Isa::avx2) > 0) {
@@ -86,7 +108,8 @@ Lowered run_pipeline(const Problem& given) {
   // where it took a block of one more register bit.
   auto make_stream_kernel = [&](const std::string& name, bool bands, std::string* why_not,
                                 std::string* wide_note) -> std::optional<Kernel> {
-    Kernel sk = lower(out.plan, name, LowerOptions{.streaming = true, .avx512_target = avx512_target, .bands = bands});
+    const Plan& plan = stream_plan ? *stream_plan : out.plan;
+    Kernel sk = lower(plan, name, LowerOptions{.streaming = true, .avx512_target = avx512_target, .bands = bands});
     verify_kernel(sk);
     if (vector_bytes >= kLineBytes) return sk;
     // Half-line vectors (AVX2) stream only where the walk writes every line whole at once. When
@@ -96,7 +119,7 @@ Lowered run_pipeline(const Problem& given) {
     // untiled walk pairs its output lines (ir/line_pairs.h).
     std::string why = halves_apart(sk);
     if (!why.empty() || sk.tiled) {
-      if (const std::optional<Plan> wide = plan_with_whole_lines(out.plan)) {
+      if (const std::optional<Plan> wide = plan_with_whole_lines(plan)) {
         Kernel k = lower(*wide, name,
                          LowerOptions{.streaming = true, .avx512_target = avx512_target, .whole_line_rows = true,
                                       .bands = bands});
@@ -136,6 +159,15 @@ Lowered run_pipeline(const Problem& given) {
     choice = choose_streaming(out.kernel, problem.stores, target_streams(problem.target), vector_bytes,
                               &*out.stream_kernel);
     choice.reason += wide_note;
+    if (stream_plan) {
+      std::vector<std::string> axes;
+      for (const BlockAxis& b : stream_plan->block_axes)
+        if (b.reg_bits > 0 && b.axis != c.rank() - 1) axes.push_back(fmt::format("{} rows of axis {}", b.chunk, b.axis));
+      choice.reason += fmt::format(
+          "; the streaming variant's block copies {} (register bits of the output's next axis: rows that are "
+          "neighbours in the output)",
+          fmt::join(axes, ", "));
+    }
   }
   if (out.unbanded_stream_kernel)
     choice.reason += fmt::format("; on {} the unbanded twin {} runs instead: {}", kBandVendorRule,
@@ -233,6 +265,11 @@ Lowered run_pipeline(const Problem& given) {
       out.kernel.stage_tile_elements = rows->tile_elements;
       out.kernel.stage_tile_iterations = rows->tile_iterations;
       out.kernel.stage_rows = true;
+      out.kernel.stage_row_group = rows->row_group;
+      out.kernel.stage_row_group_rest = rows->row_group_rest;
+      out.kernel.stage_row_group_in = rows->row_group_in;
+      out.kernel.stage_row_group_out = rows->row_group_out;
+      out.kernel.stage_row_group_loop = rows->row_group_loop;
       out.plan.reasons.push_back(fmt::format("rows streamed{}: {}", out.stream_kernel ? " (the cached variant)" : "",
                                              rows->reason));
     } else if (stage) {

@@ -53,7 +53,7 @@ std::vector<BlockBit> row_sequence(const std::vector<int>& order, const std::vec
 
 }  // namespace
 
-Plan make_plan(const Canonical& c, int lanes, int min_register_bits, int register_limit) {
+Plan make_plan(const Canonical& c, int lanes, int min_register_bits, int register_limit, bool kept_row_groups) {
   GENTT_CHECK(is_pow2(lanes) && lanes <= 1024, "lanes must be a power of two <= 1024");
   GENTT_CHECK(c.rank() >= 1, "canonical problem has rank 0");
   const int d = c.rank();
@@ -108,7 +108,10 @@ Plan make_plan(const Canonical& c, int lanes, int min_register_bits, int registe
   }
 
   // Register bits: the next bits of the output index above the rows (next output axis first),
-  // one at a time, from axes whose extent they divide (no padding, no tail).
+  // one at a time, from axes whose extent they divide (no padding, no tail). Kept rows in groups
+  // (kept_row_groups): the output's next axis after a kept innermost axis takes them even where
+  // its extent leaves a partial last chunk (a tail program), if it has at least
+  // 2^min_register_bits elements, so that a block's rows are neighbours in the output.
   std::vector<int> reg_bits(d, 0);
   std::vector<std::string> joined;
   {
@@ -116,17 +119,29 @@ Plan make_plan(const Canonical& c, int lanes, int min_register_bits, int registe
     for (int a = 0; a < d; ++a) regs += std::max(in_bits[a], out_bits[a]);
     for (int a = 0; a < d; ++a) row_bits += in_bits[a];
     regs -= k;
+    const bool kept = d >= 2 && c.perm.back() == d - 1 && in_bits[d - 1] == k;  // rows of whole vectors
     // Not for one-lane plans (elements as wide as a vector: blocks are element copies), nor
     // for a tensor smaller than a vector (one block anyway).
     if (k > 0 && row_bits == k) {
-      for (int axis : out_order) {
+      for (size_t i = 0; i < out_order.size(); ++i) {
+        const int axis = out_order[i];
         const int used = std::max(in_bits[axis], out_bits[axis]);
-        while (regs < min_register_bits && c.shape[axis] % (int64_t{2} << (used + reg_bits[axis])) == 0) {
+        const bool tail_ok = kept_row_groups && kept && i == 1 && in_bits[axis] == 0 &&
+                             c.shape[axis] >= (int64_t{1} << min_register_bits);
+        const auto fits = [&] {
+          const int64_t chunk = int64_t{2} << (used + reg_bits[axis]);
+          return c.shape[axis] % chunk == 0 || (tail_ok && chunk <= c.shape[axis]);
+        };
+        while (regs < min_register_bits && fits()) {
           ++reg_bits[axis];
           ++regs;
         }
         if (reg_bits[axis] > 0)
-          joined.push_back(fmt::format("{} bit(s) of axis {} ({})", reg_bits[axis], axis, c.shape[axis]));
+          joined.push_back(fmt::format(
+              "{} bit(s) of axis {} ({}{})", reg_bits[axis], axis, c.shape[axis],
+              c.shape[axis] % (int64_t{1} << (used + reg_bits[axis])) == 0
+                  ? ""
+                  : ", the last chunk partial: the kept rows of a block are neighbours in the output"));
       }
     }
   }

@@ -43,6 +43,7 @@ struct BlockAxis {
   int reg_bits = 0;       // bits above max(in_bits, out_bits) that only number registers
   int64_t chunks() const { return (extent + chunk - 1) / chunk; }
   int64_t tail() const { return chunk < extent ? extent % chunk : 0; }  // 0: no tail chunk
+  bool operator==(const BlockAxis&) const = default;
 };
 
 struct Plan {
@@ -76,8 +77,12 @@ inline constexpr int kMinRegisterBits = 3;
 // highest output-row bit it lacks: each register then holds two runs of half a vector (loaded
 // apart and joined: ir/lower.cpp), the block half the registers and one butterfly step less.
 // AVX-512's byte blocks: 64 registers of 64 rows, twice the register file, become 32 registers of
-// two half rows each (ir/pipeline.cpp's register limit, docs/ir.md).
-Plan make_plan(const Canonical& problem, int lanes, int min_register_bits = kMinRegisterBits, int register_limit = 0);
+// two half rows each (ir/pipeline.cpp's register limit, docs/ir.md). `kept_row_groups`: a
+// permutation that keeps its innermost axis takes its register bits from the output's next axis
+// even where that leaves a partial last chunk (ir/pipeline.cpp: outputs past the caches), so that
+// each block copies rows that are neighbours in the output, as the run-time row engine's groups.
+Plan make_plan(const Canonical& problem, int lanes, int min_register_bits = kMinRegisterBits, int register_limit = 0,
+               bool kept_row_groups = false);
 
 // A split plan gives way to the plan of half its lanes (whose block needs no split) where that one's
 // block is this much more often valid: a split row pads the output row's axis to the whole vector

@@ -25,16 +25,51 @@ std::optional<StagePlan> plan_row_streaming(const Plan& plan, const std::vector<
   int kept = -1;
   for (int a = 0; a < c.rank(); ++a)
     if (plan.in_strides[a] == 1 && plan.out_strides[a] == 1) kept = a;
-  if (plan.block_axes.size() != 1 || plan.block_axes.front().axis != kept || loops.empty() ||
-      loops.back().axis != kept || loops.back().in_stride != loops.back().out_stride)
+  // The block: a chunk of the kept row, and at most one other axis of register bits only (a
+  // group of whole rows).
+  const BlockAxis* group = nullptr;
+  bool row_chunk = false;
+  for (const BlockAxis& b : plan.block_axes) {
+    if (b.axis == kept) {
+      row_chunk = true;
+      continue;
+    }
+    if (group || b.in_bits != 0 || b.out_bits != 0)
+      return no("the block is more than a chunk of the kept row and a group of rows");
+    group = &b;
+  }
+  if (!row_chunk || loops.empty() || loops.back().axis != kept || loops.back().in_stride != loops.back().out_stride)
     return no("the block is more than a chunk of the kept row, or the innermost loop does not walk the row");
   const int depth = static_cast<int>(loops.size());
   StagePlan p{depth - 1, c.shape[kept], loops.back().count, 1, ""};
+  std::string groups;
+  if (group) {
+    // The loop over the group's chunks: one, above the tile, over whole chunks of the axis (none
+    // where one chunk holds the axis).
+    const int g = group->axis;
+    const int64_t chunks = (c.shape[g] + group->chunk - 1) / group->chunk;
+    for (int l = 0; l + 1 < depth; ++l) {
+      if (loops[l].axis != g) continue;
+      if (p.row_group_loop >= 0 || loops[l].count != chunks || loops[l].in_stride != group->chunk * plan.in_strides[g] ||
+          loops[l].out_stride != group->chunk * plan.out_strides[g])
+        return no("the loop over the block's rows is not one loop over whole chunks");
+      p.row_group_loop = l;
+    }
+    if (p.row_group_loop < 0 && chunks > 1) return no("no loop over the block's rows");
+    p.row_group = std::min(group->chunk, c.shape[g]);
+    p.row_group_rest = c.shape[g] % group->chunk;
+    p.row_group_in = plan.in_strides[g];
+    p.row_group_out = plan.out_strides[g];
+    p.in_runs = p.row_group;
+    groups = fmt::format(", {} rows of axis {} a tile (the block's{}{})", p.row_group, g,
+                         plan.out_strides[g] == c.shape[kept] ? ", neighbours in the output" : "",
+                         p.row_group_rest ? fmt::format("; {} in the last", p.row_group_rest) : "");
+  }
   p.reason = fmt::format(
-      "each row of {} bytes (the kept innermost axis, {} iterations of the innermost loop) copied straight from the "
+      "each row of {} bytes (the kept innermost axis, {} iterations of the innermost loop{}) copied straight from the "
       "input, the whole lines of the output row with streaming stores, its partial first and last lines with plain "
       "ones",
-      row, p.tile_iterations);
+      row, p.tile_iterations, groups);
   return p;
 }
 

@@ -58,9 +58,11 @@ inline constexpr int64_t kStageMaxKeptRowBytes = 512;
 int64_t kept_row_bytes(const Plan& plan);
 
 // Streamed rows: a plan whose block is a chunk of a kept row of max_kept_row_bytes or more (the
-// copy of whole rows), walked by the innermost loop over that row, copies each row straight
-// from `in` to `out` instead, the line-aligned middle of the output row with streaming stores and
-// its partial first and last lines with plain ones (NAME_run_staged with Kernel::stage_rows).
+// copy of whole rows), or such a chunk of several rows (register bits of one other axis: a group
+// of rows, StagePlan::row_group), walked by the innermost loop over that row, copies each row
+// straight from `in` to `out` instead, the line-aligned middle of the output row with streaming
+// stores and its partial first and last lines with plain ones (NAME_run_staged with
+// Kernel::stage_rows).
 // Staging such rows through a buffer costs a pass more than it saves (kStageMaxKeptRowBytes);
 // cached stores read every output line first. The run-time library's row engine does the same
 // (rows of 520-2312 bytes: 1.2-1.8x staged, docs/performance.md).
@@ -74,6 +76,12 @@ struct StagePlan {
   int64_t tile_iterations = 0;    // flat iterations of one tile: the product of counts [level, depth)
   int64_t in_runs = 1;            // contiguous runs of input a tile reads
   std::string reason;             // for describe / explain
+  // Streamed rows of a block of several rows (plan_row_streaming, make_plan's register bits): a
+  // tile copies row_group rows, row_group_in / row_group_out elements apart; the last iteration of
+  // loop row_group_loop (above the tile: the loop over the blocks' rows) copies row_group_rest
+  // (0: every tile copies row_group).
+  int64_t row_group = 1, row_group_rest = 0, row_group_in = 0, row_group_out = 0;
+  int row_group_loop = -1;
 };
 
 // The staging level of the loop nest `loops` (outermost first; LoopDim::axis set, as

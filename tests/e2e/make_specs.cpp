@@ -144,6 +144,12 @@ int main(int argc, char** argv) {
     const bool banded = x86 && (c == 16 || c == 17) && cases > 17 && !random_only;
     if (banded && c == 16) p = {{1040, 1030}, {1, 0}, 4};
     if (banded && c == 17) p = {{2112, 2050}, {1, 0}, 1};
+    // x86: kept rows in groups (make_plan's kept_row_groups), asking for streaming stores: rows
+    // of 520 bytes streamed straight across 8 rows of axis 0 a tile, then the last 3; rows of 128
+    // bytes (whole lines), whose streaming variant copies blocks of 8 rows of axis 0, then 2.
+    const bool kept_groups = x86 && (c == 18 || c == 19) && cases > 19 && !random_only;
+    if (kept_groups && c == 18) p = {{11, 3, 130}, {1, 0, 2}, 4};
+    if (kept_groups && c == 19) p = {{10, 5, 32}, {1, 0, 2}, 4};
     const bool streaming = x86 && c >= cases - cases / 4;
     if (streaming) make_streamable(p, rng, isa == "avx2" ? 32 : 64);
     // The eighth before them ask for streaming stores on any shape: where no streaming variant
@@ -152,7 +158,7 @@ int main(int argc, char** argv) {
     const bool staged = x86 && !streaming && c >= cases - cases / 4 - cases / 8 && c > 2;
     // avx512skx moves single bytes without VBMI (word permutes and in-lane byte shuffles): half of
     // its other cases get byte-unit elements.
-    if (isa == "avx512skx" && !streaming && !assembled && !split && !paired && !chained && !kept_short && !kept_split && !short_split && !interleaved && !banded && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
+    if (isa == "avx512skx" && !streaming && !assembled && !split && !paired && !chained && !kept_short && !kept_split && !short_split && !interleaved && !banded && !kept_groups && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
     nlohmann::ordered_json k;
     const std::string name = prefix + std::to_string(c);
     k["name"] = name;
@@ -161,7 +167,7 @@ int main(int argc, char** argv) {
     k["perm"] = p.perm;
     k["isa"] = isa;
     if (vector_bits) k["vector_bits"] = vector_bits;
-    if (streaming || staged || kept_rows || assembled || split || paired || chained || kept_short || kept_split || short_split || interleaved || banded) k["stores"] = "streaming";
+    if (streaming || staged || kept_rows || assembled || split || paired || chained || kept_short || kept_split || short_split || interleaved || banded || kept_groups) k["stores"] = "streaming";
     specs[c % shards]["kernels"].push_back(k);
     arm_cases.push_back({name, p.elem_bytes, p.shape, p.perm});
   }

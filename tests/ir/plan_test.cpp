@@ -42,6 +42,35 @@ TEST_CASE("register bits come from the next output bits and never pad or add tai
   CHECK(all2.block_bits() == 7);
 }
 
+TEST_CASE("kept rows in groups: register bits of the output's next axis, a partial last chunk allowed", "[plan]") {
+  // TTC (2307, 64, 368) (1, 0, 2) float32: the output's next axis (0, 2307) is odd, so plain
+  // register bits come from axis 1, whose rows are 2307 rows apart in the output.
+  const Canonical c = canonicalize(4, {2307, 64, 368}, {1, 0, 2});
+  const Plan plain = make_plan(c, 16);
+  REQUIRE(plain.find_block_axis(1));
+  CHECK(plain.find_block_axis(1)->reg_bits == 3);
+  CHECK_FALSE(plain.find_block_axis(0));
+  // In groups: 8 rows of axis 0, neighbours in the output, the last chunk 3 rows (2307 = 288 * 8 + 3).
+  const Plan groups = make_plan(c, 16, kMinRegisterBits, 0, true);
+  REQUIRE(groups.find_block_axis(0));
+  CHECK(groups.find_block_axis(0)->reg_bits == 3);
+  CHECK(groups.find_block_axis(0)->chunk == 8);
+  CHECK(groups.find_block_axis(0)->tail() == 3);
+  CHECK_FALSE(groups.find_block_axis(1));
+  CHECK_NOTHROW(verify_kernel(lower(groups, "k")));
+  bool said = false;
+  for (const auto& r : groups.reasons) said = said || r.find("the last chunk partial") != std::string::npos;
+  CHECK(said);
+  // Not below 8 rows (a tail bigger than the block), nor without a kept axis, nor where the
+  // extent divides (the same plan as without groups).
+  const Plan short_axis = make_plan(canonicalize(4, {7, 64, 368}, {1, 0, 2}), 16, kMinRegisterBits, 0, true);
+  CHECK_FALSE(short_axis.find_block_axis(0));
+  const Canonical moved = canonicalize(4, {2307, 64, 368}, {2, 0, 1});
+  CHECK(make_plan(moved, 16, kMinRegisterBits, 0, true).block_axes == make_plan(moved, 16).block_axes);
+  const Canonical even = canonicalize(4, {2304, 64, 368}, {1, 0, 2});
+  CHECK(make_plan(even, 16, kMinRegisterBits, 0, true).block_axes == make_plan(even, 16).block_axes);
+}
+
 TEST_CASE("all-size-2 tensors: one step per output-row bit not in the input row", "[plan]") {
   const Plan plan = plan_of(4, Shape(10, 2), {3, 5, 6, 2, 0, 4, 9, 7, 1, 8}, 16);
   // Axes 5,6 stay adjacent and fuse (rank 9). Input row: axes 9,8,7,(5,6) low bit;

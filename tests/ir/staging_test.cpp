@@ -91,11 +91,29 @@ TEST_CASE("staging: kept rows of 512 bytes and more are streamed straight across
   CHECK(asked.kernel.stage_rows);
   const Lowered cached = run_pipeline(problem({17, 17, 17, 17, 17, 17}, {3, 2, 0, 1, 4, 5}, StoreMode::cached));
   CHECK(cached.kernel.stage_level < 0);
-  // A block with register bits beside the row (rows of different output positions) is not a row.
+  // A block with register bits of one other axis copies a group of rows a tile: (6, 5, 130)
+  // (1, 0, 2) float32, 2 rows of axis 0 (neighbours in the output) a block.
   std::string why;
   const Plan two = make_plan(canonicalize(4, {6, 5, 130}, {1, 0, 2}), 16);
-  CHECK_FALSE(plan_row_streaming(two, make_block_loops(two, LoopOrder::output).loops, &why));
-  CHECK_THAT(why, Catch::Contains("more than a chunk of the kept row"));
+  const auto pair = plan_row_streaming(two, make_block_loops(two, LoopOrder::output).loops, &why);
+  REQUIRE(pair);
+  CHECK(pair->row_group == 2);
+  CHECK(pair->row_group_rest == 0);
+  CHECK(pair->row_group_in == 5 * 130);
+  CHECK(pair->row_group_out == 130);
+  CHECK(pair->row_group_loop == 1);  // loops: axis 1, axis 0's chunks, the row's chunks
+  CHECK_THAT(pair->reason, Catch::Contains("2 rows of axis 0 a tile (the block's, neighbours in the output)"));
+  // Groups with a partial last chunk (make_plan's kept_row_groups): 8 rows, then 3.
+  const Plan groups = make_plan(canonicalize(4, {11, 3, 130}, {1, 0, 2}), 16, kMinRegisterBits, 0, true);
+  const auto eight = plan_row_streaming(groups, make_block_loops(groups, LoopOrder::output).loops, &why);
+  REQUIRE(eight);
+  CHECK(eight->row_group == 8);
+  CHECK(eight->row_group_rest == 3);
+  CHECK_THAT(eight->reason, Catch::Contains("; 3 in the last)"));
+  // Register bits of two axes beside the row (axis 0's and axis 1's) are not a group.
+  const Plan two_axes = make_plan(canonicalize(4, {4, 2, 130}, {1, 0, 2}), 16);
+  CHECK_FALSE(plan_row_streaming(two_axes, make_block_loops(two_axes, LoopOrder::output).loops, &why));
+  CHECK_THAT(why, Catch::Contains("more than a chunk of the kept row and a group of rows"));
   const Plan one = make_plan(canonicalize(4, {7, 3, 130}, {1, 0, 2}), 16);
   CHECK(plan_row_streaming(one, make_block_loops(one, LoopOrder::output).loops, &why));
   CHECK_FALSE(plan_row_streaming(one, make_block_loops(one, LoopOrder::output).loops, &why, 1024));
