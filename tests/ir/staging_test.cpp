@@ -123,6 +123,36 @@ TEST_CASE("staging: kept rows of 512 bytes and more are streamed straight across
   CHECK(short_rows.kernel.stage_tile_elements == 289);
 }
 
+TEST_CASE("staging: short kept rows off their lines, unstaged, take blocks of one row chunk", "[staging]") {
+  auto lowered = [](Dtype dtype, std::vector<int64_t> shape, std::vector<int> perm, StoreMode stores) {
+    Problem p;
+    p.name = "k";
+    p.dtype = dtype;
+    p.shape = std::move(shape);
+    p.perm = std::move(perm);
+    p.target = Target{Isa::avx512, 512};
+    p.stores = stores;
+    return run_pipeline(p);
+  };
+  auto said = [](const Lowered& l) {
+    for (const auto& r : l.plan.reasons)
+      if (r.starts_with("short kept rows off their lines")) return true;
+    return false;
+  };
+  // uint16 (96,64,14,165) (2,0,1,3), 40 MiB, rows of 330 bytes: neither variant stages.
+  const Lowered rows = lowered(Dtype{"uint16", 2}, {96, 64, 14, 165}, {2, 0, 1, 3}, StoreMode::automatic);
+  CHECK(rows.plan.block_axes.size() == 1);
+  CHECK(rows.kernel.stage_level < 0);
+  CHECK(said(rows));
+  // float32 (45,54,45,99) (1,2,0,3): one-chunk blocks would stage (tiles of 45 rows), which lost.
+  const Lowered staged = lowered(Dtype{"float32", 4}, {45, 54, 45, 99}, {1, 2, 0, 3}, StoreMode::automatic);
+  CHECK(staged.plan.block_axes.size() == 2);
+  CHECK_FALSE(said(staged));
+  // In cache, or cached stores asked for: the block as before.
+  CHECK_FALSE(said(lowered(Dtype{"uint16", 2}, {6, 64, 14, 165}, {2, 0, 1, 3}, StoreMode::automatic)));
+  CHECK_FALSE(said(lowered(Dtype{"uint16", 2}, {96, 64, 14, 165}, {2, 0, 1, 3}, StoreMode::cached)));
+}
+
 TEST_CASE("staging: random plans' tiles are contiguous output ranges", "[staging][property]") {
   std::mt19937_64 rng(2611);
   int staged = 0;
