@@ -45,7 +45,8 @@ void emit_inner_run(CodeWriter& w, const Kernel& k, const std::vector<LoopDim>& 
     w.linef("const std::int64_t full_stop = stop < {0} ? stop : {0};", L.count - 1);
     limit = "full_stop";
   }
-  if (k.unroll > 1 && k.prefetch_ahead)
+  const bool per_block = k.prefetch_ahead && !k.prefetch_row_chunks;  // else once per row (emit_nest)
+  if (k.unroll > 1 && per_block)
     w.linef("for (; i{0} + {1} <= {2}; i{0} += {1}, in_off += {3}, out_off += {4}) {{ for (int u = 0; u < {1}; ++u) "
             "{6}_prefetch(in + in_off + u * {7}); {5} }}",
             d, k.unroll, limit, k.unroll * L.in_stride, k.unroll * L.out_stride,
@@ -53,7 +54,7 @@ void emit_inner_run(CodeWriter& w, const Kernel& k, const std::vector<LoopDim>& 
   else if (k.unroll > 1)
     w.linef("for (; i{0} + {1} <= {2}; i{0} += {1}, in_off += {3}, out_off += {4}) {5}", d, k.unroll, limit,
             k.unroll * L.in_stride, k.unroll * L.out_stride, block_call(k.name, outer_program, k.unroll));
-  if (k.prefetch_ahead)
+  if (per_block)
     w.linef("for (; i{0} < {1}; {2}) {{ {4}_prefetch(in + in_off); {3} }}", d, limit, step,
             block_call(k.name, outer_program), k.name);
   else
@@ -99,6 +100,10 @@ void emit_nest(CodeWriter& w, const Kernel& k, const std::vector<LoopDim>& L, co
               w.linef("const std::int64_t stop = i{0} + (end - it < {1} - i{0} ? end - it : {1} - i{0});", last,
                       L[last].count);
               w.linef("it += stop - i{};", last);
+              if (k.prefetch_ahead && k.prefetch_row_chunks) {
+                w.comment("A run that begins a kept row prefetches the next rows' bytes (ir/prefetch.h).");
+                w.linef("if (i{} == 0) {}_prefetch(in + in_off);", last, n);
+              }
               // Outer loops' tails select the program for the whole run.
               std::vector<std::string> tails;
               for (size_t d = 0; d < last; ++d)
@@ -180,6 +185,24 @@ void emit_run(CodeWriter& w, const Kernel& k, const std::string& elem) {
 // left in such kernels (objdump) until 2026-12-01. Inlined before that pass, the builtins stay.
 void emit_prefetch(CodeWriter& w, const Kernel& k, const std::string& elem) {
   const int64_t ahead = k.prefetch_ahead * k.elem_bytes;
+  if (k.prefetch_window > 0) {
+    // A kept row's prefetch (choose_row_prefetch): every line of the window, whatever the
+    // input's alignment: an address a line apart from its first byte, and its last byte.
+    w.line("");
+    w.comment(fmt::format("Software prefetch of a kept row's next rows: the {} input bytes from {} bytes past the row "
+                          "(ir/prefetch.h's choose_row_prefetch).",
+                          k.prefetch_window, ahead));
+    w.block(fmt::format("__attribute__((always_inline)) inline void {}_prefetch(const {}* in)", k.name, elem), [&] {
+      w.linef("const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(in) {} {};", ahead < 0 ? '-' : '+',
+              ahead < 0 ? -ahead : ahead);
+      for (int64_t a = 0; a < k.prefetch_window; a += kLineBytes)
+        w.linef("__builtin_prefetch(reinterpret_cast<const void*>(at + {}), 0, {});", a, k.prefetch_locality);
+      if ((k.prefetch_window - 1) % kLineBytes != 0)
+        w.linef("__builtin_prefetch(reinterpret_cast<const void*>(at + {}), 0, {});", k.prefetch_window - 1,
+                k.prefetch_locality);
+    });
+    return;
+  }
   std::vector<int64_t> at;  // byte offsets from the block's base plus `ahead`
   for (const Op& op : k.programs.front().ops) {
     if (op.kind != OpKind::load) continue;

@@ -63,7 +63,10 @@ std::string kernel_summary(const Kernel& kernel) {
                      n.shuffles, n.stores);
   }
   if (kernel.tiled) s += kernel.tiling + "\n";
-  if (kernel.prefetch_ahead)
+  if (kernel.prefetch_window)
+    s += fmt::format("prefetch: each kept row first prefetches {} input bytes from {} bytes past it (ir/prefetch.h)\n",
+                     kernel.prefetch_window, kernel.prefetch_ahead * kernel.elem_bytes);
+  else if (kernel.prefetch_ahead)
     s += fmt::format("prefetch: each full block first prefetches the lines of the block {} bytes ahead (ir/prefetch.h)\n",
                      kernel.prefetch_ahead * kernel.elem_bytes);
   return s;

@@ -103,6 +103,12 @@ struct Kernel {
   // lines of program 0's loads this many input elements ahead; 0: none.
   int64_t prefetch_ahead = 0;
   int prefetch_locality = 3;  // __builtin_prefetch's locality: 3 into L1 (T0), 2 into L2 (T1)
+  // Row prefetch (ir/prefetch.h's choose_row_prefetch), where prefetch_window > 0: the lines of
+  // prefetch_window input bytes from prefetch_ahead elements past each kept row, once per row:
+  // where the innermost loop walks a row's chunks (prefetch_row_chunks), at the start of each of
+  // its runs that begins a row, else before each block (a row is one block).
+  int64_t prefetch_window = 0;
+  bool prefetch_row_chunks = false;
   // Staged output (ir/staging.h): the iterations of loops [stage_level, depth) write one
   // contiguous range of stage_tile_elements output elements, run into a buffer and streamed out
   // in whole lines (NAME_run_staged); -1: not staged.

@@ -60,18 +60,26 @@ Lowered run_pipeline(const Problem& given) {
   // (3,1,2,0,4) 0.23 -> 0.61, float32 (6,29,29,45,97) (3,1,0,2,4) 0.35 -> 0.54, (8,14,65,38,83)
   // (3,0,2,1,4) 0.42 -> 0.59, float64 (98,55,63,31) (2,0,1,3) 0.46 -> 0.57, but (2078,328,17)
   // (1,0,2) 0.35 -> 0.26; geomean 1.38x.
-  // Where the one-chunk blocks' walk is staged, it lost (geomean 0.89x over 17 cases: staged tiles of
-  // one-register blocks reading many rows, float32 (64,103,87,23) (2,0,1,3) 0.40 -> 0.22).
+  // Where the one-chunk blocks' walk is staged, it lost without a prefetch (geomean 0.89x over 17
+  // cases: staged tiles of one-register blocks reading many rows, float32 (64,103,87,23) (2,0,1,3)
+  // 0.40 -> 0.22); with each row prefetching the next rows' bytes (ir/prefetch.h's
+  // choose_row_prefetch), as the run-time row engine's staged walks do, it won: ABBA of 2
+  // processes, the 30 cases of the random, keptrows and shortkept sets it changes, geomean 1.35x
+  // (float32 (45,54,45,99) (1,2,0,3) 0.32 -> 0.67, float64 (136,775,53) (1,0,2) 0.34 -> 0.59, uint16
+  // (45,62,69,7,33) (0,2,3,1,4) 0.16 -> 0.35; one loss, uint16 (392,1610,57) (1,0,2) 0.40 -> 0.35).
   Problem tuned = given;
   tuned.target = out.target;
   if (out.kernel.stage_level < 0 && out.kernel.assembly_level < 0 && !out.stream_kernel &&
       short_rows_off_lines(tuned, canonicalize(given.dtype.bytes, given.shape, given.perm))) {
     Lowered rows = run_pipeline_with(given, true);
-    if (rows.kernel.stage_level < 0 && rows.kernel.assembly_level < 0 && !rows.stream_kernel &&
+    const bool staged = rows.kernel.stage_level >= 0, prefetched = rows.kernel.prefetch_window > 0;
+    if ((!staged || prefetched) && rows.kernel.assembly_level < 0 && !rows.stream_kernel &&
         rows.plan.block_axes != out.plan.block_axes) {
-      rows.plan.reasons.push_back(
+      rows.plan.reasons.push_back(fmt::format(
           "short kept rows off their lines, walk not staged: blocks of one row chunk (no register bits), so that the "
-          "loop order sees one row, as the run-time row engine walks them");
+          "loop order sees one row, as the run-time row engine walks them{}",
+          staged ? "; that walk is staged, each row prefetching the next rows' bytes"
+                 : prefetched ? "; each row prefetches the next rows' bytes" : ""));
       return rows;
     }
   }
@@ -332,17 +340,38 @@ Lowered run_pipeline_with(const Problem& given, bool row_blocks) {
       out.plan.reasons.push_back("not staged: " + why);
     }
   }
-  // Software prefetch: AVX2 only, where it was measured; for outputs past the caches.
+  // Kept rows of one block each past the caches: each row prefetches the next rows' bytes, as the
+  // run-time row engine (ir/prefetch.h's choose_row_prefetch). x86 only, where it was measured;
+  // in place of the AVX2 block rule below where both apply.
+  if ((is_avx512_level(problem.target.isa) || problem.target.isa == Isa::avx2) && kept_row > 0 &&
+      out.kernel.in_elements * problem.dtype.bytes >= kTileMinBytes) {
+    const auto row_prefetch = [&](Kernel& k, const char* which) {
+      const PrefetchChoice p = choose_row_prefetch(k, c.shape.back());
+      if (p.ahead == 0) return;
+      k.prefetch_ahead = p.ahead;
+      k.prefetch_window = p.window;
+      k.prefetch_row_chunks = p.row_chunks;
+      k.prefetch_locality = 3;
+      out.plan.reasons.push_back(which + p.reason);
+    };
+    row_prefetch(out.kernel, "");
+    if (out.stream_kernel) row_prefetch(*out.stream_kernel, "streaming variant's ");
+    if (out.unbanded_stream_kernel) row_prefetch(*out.unbanded_stream_kernel, "unbanded streaming variant's ");
+  }
+  // Software prefetch of blocks: AVX2 only, where it was measured; for outputs past the caches.
   if (problem.target.isa == Isa::avx2 && out.kernel.in_elements * problem.dtype.bytes >= kTileMinBytes) {
-    const PrefetchChoice cached = choose_prefetch(out.kernel);
-    out.kernel.prefetch_ahead = cached.ahead;
-    out.plan.reasons.push_back(cached.reason);
+    std::string cached_reason;
+    if (!out.kernel.prefetch_window) {
+      const PrefetchChoice cached = choose_prefetch(out.kernel);
+      out.kernel.prefetch_ahead = cached.ahead;
+      out.plan.reasons.push_back(cached_reason = cached.reason);
+    }
     if (out.stream_kernel && !out.stream_kernel->prefetch_ahead) {  // bands prefetch their own (ir/band.h)
       const PrefetchChoice streamed = choose_prefetch(*out.stream_kernel);
       out.stream_kernel->prefetch_ahead = streamed.ahead;
-      if (streamed.reason != cached.reason) out.plan.reasons.push_back("streaming variant's " + streamed.reason);
+      if (streamed.reason != cached_reason) out.plan.reasons.push_back("streaming variant's " + streamed.reason);
     }
-    if (out.unbanded_stream_kernel)
+    if (out.unbanded_stream_kernel && !out.unbanded_stream_kernel->prefetch_ahead)
       out.unbanded_stream_kernel->prefetch_ahead = choose_prefetch(*out.unbanded_stream_kernel).ahead;
   }
   // Byte blocks of 64 registers (twice the register file, spilled on every block) whose large

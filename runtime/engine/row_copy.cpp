@@ -1,7 +1,6 @@
 #include "runtime/engine/row_copy.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -43,13 +42,11 @@ std::unique_ptr<PreparedBlocks> make_rows_portable(std::vector<WalkLoop> loops, 
 
 std::int64_t row_prefetch_ahead(const std::vector<WalkLoop>& walk, std::int64_t row_in_bytes, std::int64_t* window) {
   *window = 0;
-  if (walk.size() < 2 || row_in_bytes > kPrefetchRunBytes) return 0;
+  if (walk.size() < 2) return 0;
   const WalkLoop& inner = walk.back();
-  const WalkLoop& next = walk[walk.size() - 2];
-  if (inner.count < 2 || std::abs(inner.in_step) < kPrefetchMinStepBytes) return 0;
-  if (next.in_step <= 0 || next.in_step > kPrefetchRunBytes) return 0;  // rows continued forwards
-  *window = std::max(row_in_bytes, std::min(row_in_bytes + 2 * next.in_step, kPrefetchRunBytes));
-  return next.in_step;
+  const RowPrefetch r = row_prefetch(row_in_bytes, inner.count, inner.in_step, walk[walk.size() - 2].in_step);
+  *window = r.window;
+  return r.ahead;
 }
 
 std::unique_ptr<PreparedBlocks> prepare_row_copy(const std::vector<LoopDim>& loops, const RowCopySpec& spec) {

@@ -150,6 +150,11 @@ int main(int argc, char** argv) {
     const bool kept_groups = x86 && (c == 18 || c == 19) && cases > 19 && !random_only;
     if (kept_groups && c == 18) p = {{11, 3, 130}, {1, 0, 2}, 4};
     if (kept_groups && c == 19) p = {{10, 5, 32}, {1, 0, 2}, 4};
+    // x86: short kept rows off their lines past 8 MiB, asking for streaming stores: blocks of one
+    // row chunk (396-byte rows: 6 chunks and a tail) in a staged walk, each row prefetching the
+    // next rows' bytes at the start of its chunk loop (ir/prefetch.h's choose_row_prefetch).
+    const bool row_prefetch = x86 && c == 20 && cases > 20 && !random_only;
+    if (row_prefetch) p = {{45, 54, 10, 99}, {1, 2, 0, 3}, 4};
     const bool streaming = x86 && c >= cases - cases / 4;
     if (streaming) make_streamable(p, rng, isa == "avx2" ? 32 : 64);
     // The eighth before them ask for streaming stores on any shape: where no streaming variant
@@ -158,7 +163,7 @@ int main(int argc, char** argv) {
     const bool staged = x86 && !streaming && c >= cases - cases / 4 - cases / 8 && c > 2;
     // avx512skx moves single bytes without VBMI (word permutes and in-lane byte shuffles): half of
     // its other cases get byte-unit elements.
-    if (isa == "avx512skx" && !streaming && !assembled && !split && !paired && !chained && !kept_short && !kept_split && !short_split && !interleaved && !banded && !kept_groups && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
+    if (isa == "avx512skx" && !streaming && !assembled && !split && !paired && !chained && !kept_short && !kept_split && !short_split && !interleaved && !banded && !kept_groups && !row_prefetch && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
     nlohmann::ordered_json k;
     const std::string name = prefix + std::to_string(c);
     k["name"] = name;
@@ -167,7 +172,7 @@ int main(int argc, char** argv) {
     k["perm"] = p.perm;
     k["isa"] = isa;
     if (vector_bits) k["vector_bits"] = vector_bits;
-    if (streaming || staged || kept_rows || assembled || split || paired || chained || kept_short || kept_split || short_split || interleaved || banded || kept_groups) k["stores"] = "streaming";
+    if (streaming || staged || kept_rows || assembled || split || paired || chained || kept_short || kept_split || short_split || interleaved || banded || kept_groups || row_prefetch) k["stores"] = "streaming";
     specs[c % shards]["kernels"].push_back(k);
     arm_cases.push_back({name, p.elem_bytes, p.shape, p.perm});
   }

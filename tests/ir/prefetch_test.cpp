@@ -72,3 +72,33 @@ TEST_CASE("prefetch: tiled walks prefetch whole steps of at least kTileAheadMinB
   CHECK(tile_prefetch_ahead(1, 1) == kTileAheadMinBytes);
   CHECK(tile_prefetch_ahead(0, 4) == 0);
 }
+
+TEST_CASE("prefetch: kept rows prefetch the next rows' bytes, as the run-time row engine", "[prefetch]") {
+  // The rule: rows of at most 512 bytes a page or more apart, the loop above continuing them forwards.
+  const RowPrefetch r = row_prefetch(96, 18, 3394560, 96);
+  CHECK(r.ahead == 96);
+  CHECK(r.window == 288);  // the row and two more steps
+  CHECK(row_prefetch(424, 136, 328600, 424).window == 512);  // at most 512 bytes
+  CHECK(row_prefetch(513, 136, 328600, 513).ahead == 0);    // a longer row: the hardware follows it
+  CHECK(row_prefetch(96, 1, 3394560, 96).ahead == 0);       // one row per run
+  CHECK(row_prefetch(96, 18, 4095, 96).ahead == 0);         // rows within a page
+  CHECK(row_prefetch(96, 18, 3394560, -96).ahead == 0);     // rows read backwards
+  CHECK(row_prefetch(96, 18, 3394560, 600).ahead == 0);     // the next rows far away
+  // float64 (18,13,8,20,17,12) (3,4,1,2,0,5), 58 MiB: rows of 96 bytes (a chunk and a tail) 3.4 MB
+  // apart, the loop above stepping 96 bytes: each run of the chunk loop that begins a row.
+  for (Isa isa : {Isa::avx512, Isa::avx2}) {
+    const Lowered l = run_pipeline(problem(isa, 8, {18, 13, 8, 20, 17, 12}, {3, 4, 1, 2, 0, 5}));
+    CHECK(l.kernel.prefetch_ahead == 12);
+    CHECK(l.kernel.prefetch_window == 288);
+    CHECK(l.kernel.prefetch_row_chunks == (isa == Isa::avx512 || l.kernel.lanes < 12));
+    bool said = false;
+    for (const auto& reason : l.plan.reasons) said = said || reason.starts_with("prefetch: each row of 96 bytes");
+    CHECK(said);
+  }
+  // The same rows in cache: none. Other ISAs: not measured there, none.
+  CHECK(run_pipeline(problem(Isa::avx512, 8, {2, 13, 8, 2, 17, 12}, {3, 4, 1, 2, 0, 5})).kernel.prefetch_window == 0);
+  CHECK(run_pipeline(problem(Isa::scalar, 8, {18, 13, 8, 20, 17, 12}, {3, 4, 1, 2, 0, 5})).kernel.prefetch_window == 0);
+  // Blocks of several rows (rows of whole lines, kept in groups): the block rule, if any.
+  const Lowered lines = run_pipeline(problem(Isa::avx512, 4, {64, 64, 256}, {1, 0, 2}));
+  CHECK(lines.kernel.prefetch_window == 0);
+}
