@@ -95,6 +95,11 @@ TEST_CASE("prefetch: kept rows prefetch the next rows' bytes, as the run-time ro
     for (const auto& reason : l.plan.reasons) said = said || reason.starts_with("prefetch: each row of 96 bytes");
     CHECK(said);
   }
+  // 18 rows of 288 bytes a sweep fit L1; uint16 (392,1610,57) (1,0,2): 392 rows of 342 bytes, into L2.
+  CHECK(run_pipeline(problem(Isa::avx512, 8, {18, 13, 8, 20, 17, 12}, {3, 4, 1, 2, 0, 5})).kernel.prefetch_locality == 3);
+  const Lowered many = run_pipeline(problem(Isa::avx512, 2, {392, 1610, 57}, {1, 0, 2}));
+  CHECK(many.kernel.prefetch_window == 342);
+  CHECK(many.kernel.prefetch_locality == 2);
   // The same rows in cache: none. Other ISAs: not measured there, none.
   CHECK(run_pipeline(problem(Isa::avx512, 8, {2, 13, 8, 2, 17, 12}, {3, 4, 1, 2, 0, 5})).kernel.prefetch_window == 0);
   CHECK(run_pipeline(problem(Isa::scalar, 8, {18, 13, 8, 20, 17, 12}, {3, 4, 1, 2, 0, 5})).kernel.prefetch_window == 0);
