@@ -343,7 +343,6 @@ Lowered run_pipeline_with(const Problem& given, bool row_blocks) {
   // Kept rows of one block each past the caches: each row prefetches the next rows' bytes, as the
   // run-time row engine (ir/prefetch.h's choose_row_prefetch). x86 only, where it was measured;
   // in place of the AVX2 block rule below where both apply.
-  constexpr int64_t kRowPrefetchL1Bytes = 24 * 1024;
   if ((is_avx512_level(problem.target.isa) || problem.target.isa == Isa::avx2) && kept_row > 0 &&
       out.kernel.in_elements * problem.dtype.bytes >= kTileMinBytes) {
     const auto row_prefetch = [&](Kernel& k, const char* which) {
@@ -352,13 +351,8 @@ Lowered run_pipeline_with(const Problem& given, bool row_blocks) {
       k.prefetch_ahead = p.ahead;
       k.prefetch_window = p.window;
       k.prefetch_row_chunks = p.row_chunks;
-      // One sweep of the loop over rows prefetches rows x window bytes for the next sweep: into
-      // L1 while that fits half of a 48 KiB L1d, else into L2.
-      const int64_t rows = k.loops[k.loops.size() - (p.row_chunks ? 2 : 1)].count;
-      k.prefetch_locality = rows * p.window > kRowPrefetchL1Bytes ? 2 : 3;
-      out.plan.reasons.push_back(which + p.reason +
-                                 fmt::format("; into {} ({} rows of {} bytes a sweep)",
-                                             k.prefetch_locality == 2 ? "L2" : "L1", rows, p.window));
+      k.prefetch_locality = p.locality;
+      out.plan.reasons.push_back(which + p.reason);
     };
     row_prefetch(out.kernel, "");
     if (out.stream_kernel) row_prefetch(*out.stream_kernel, "streaming variant's ");

@@ -64,11 +64,13 @@ PrefetchChoice choose_row_prefetch(const Kernel& kernel, int64_t row_elems) {
   choice.ahead = r.ahead / e;
   choice.window = r.window;
   choice.row_chunks = chunks;
+  choice.locality = L[rows].count * r.window > kRowPrefetchL1Bytes ? 2 : 3;
   choice.reason = fmt::format(
       "prefetch: each row of {} bytes first prefetches {} input bytes from {} past it (loop i{}'s next steps, the "
       "same rows read forwards), as the run-time row engine: loop i{} steps {} input bytes between rows, farther "
-      "than the hardware prefetchers follow",
-      row_elems * e, r.window, r.ahead, rows - 1, rows, magnitude(L[rows].in_stride * e));
+      "than the hardware prefetchers follow; into {} ({} rows of {} bytes a sweep)",
+      row_elems * e, r.window, r.ahead, rows - 1, rows, magnitude(L[rows].in_stride * e),
+      choice.locality == 2 ? "L2" : "L1", L[rows].count, r.window);
   return choice;
 }
 

@@ -60,6 +60,7 @@ struct PrefetchChoice {
   std::string reason;        // for explain
   int64_t window = 0;        // choose_row_prefetch: input bytes each row prefetches from `ahead` on
   bool row_chunks = false;   // choose_row_prefetch: the innermost loop walks a row's chunks
+  int locality = 3;          // choose_row_prefetch: __builtin_prefetch's locality (3 into L1, 2 into L2)
 };
 
 // Kept rows copied one at a time (the run-time row engine, runtime/engine/row_copy.cpp, and the
@@ -77,6 +78,12 @@ struct RowPrefetch {
   int64_t window = 0;
 };
 RowPrefetch row_prefetch(int64_t row_bytes, int64_t rows, int64_t row_step, int64_t next_step);
+
+// One sweep of the loop over rows prefetches rows x window bytes for the next sweep: into L1
+// while that fits half of a 48 KiB L1d, else into L2 (generated kernels; docs/performance.md,
+// 2026-12-03: AVX2 float32 (179,1488,92) (1,0,2) 0.98 -> 1.21 x memcpy in L2, 17^6 (17 rows) 0.75
+// -> 0.70 in L2).
+inline constexpr int64_t kRowPrefetchL1Bytes = 24 * 1024;
 
 // The rule above for a generated kernel whose block is one chunk of a kept row (one load, no
 // register bits) and whose loops are not tiled, staged or assembled: `row_elems` the kept row's
