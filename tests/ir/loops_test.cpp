@@ -108,7 +108,8 @@ TEST_CASE("loops: a streaming walk from the block outwards reads at most 16 rows
   // the walk took the second chunk of the output rows (axis 0) right after the input rows' two
   // chunks: 32 rows read at once, each for 128 bytes at a time. Now each of 16 rows is read on
   // over axes 4 and 3 (28800 bytes) first; axis 2 would make the run 432000 bytes, past the
-  // 64 KiB budget, so the output's chunk loop comes next, then the output's next axis (1).
+  // 64 KiB budget, so the output's chunk loop comes next. Those 32 rows are read on over axis 2
+  // (kMaxOpenRows: the output's next axis, 1, would make them 480), then axis 1.
   const Plan ttc = make_plan(canonicalize(4, {32, 15, 15, 15, 15, 32}, {5, 4, 3, 2, 1, 0}), 16);
   const auto streaming = inside_out(make_block_loops(ttc, LoopOrder::balanced_streaming).loops);
   REQUIRE(streaming.size() == 6);
@@ -116,7 +117,8 @@ TEST_CASE("loops: a streaming walk from the block outwards reads at most 16 rows
   CHECK(streaming[1] == "axis 4");
   CHECK(streaming[2] == "axis 3");
   CHECK_THAT(streaming[3], Catch::StartsWith("axis 0 in chunks"));
-  CHECK(streaming[4] == "axis 1");
+  CHECK(streaming[4] == "axis 2");
+  CHECK(streaming[5] == "axis 1");
   // The cached walk (LoopOrder::balanced) keeps alternating: both chunk loops innermost.
   const auto cached = inside_out(make_block_loops(ttc, LoopOrder::balanced).loops);
   CHECK_THAT(cached[0], Catch::StartsWith("axis 0 in chunks"));
@@ -147,10 +149,45 @@ TEST_CASE("loops: a streaming walk from the block outwards reads at most 16 rows
   verify_kernel(small);
   REQUIRE(test::parts_match_reference(small, rng, 4, shape, perm));
 
-  // Blocks of bytes read 64 rows themselves: the limit leaves their walk alone.
-  CHECK_FALSE(make_block_loops(make_plan(canonicalize(1, {256, 64, 64, 256}, {3, 2, 1, 0}), 64),
-                               LoopOrder::balanced_streaming)
-                  .read_rows_limited);
+  // Blocks of bytes read 64 rows themselves: the 16-row limit leaves them alone, but the output
+  // row's other 3 chunks would make 256 rows: the input's next axis first (kMaxOpenRows).
+  const Plan bytes = make_plan(canonicalize(1, {256, 64, 64, 256}, {3, 2, 1, 0}), 64);
+  const auto byte_walk = inside_out(make_block_loops(bytes, LoopOrder::balanced_streaming).loops);
+  CHECK(make_block_loops(bytes, LoopOrder::balanced_streaming).read_rows_limited);
+  CHECK_THAT(byte_walk[0], Catch::StartsWith("axis 3 in chunks"));
+  CHECK(byte_walk[1] == "axis 2");
+}
+
+TEST_CASE("loops: blocks of 32-64 rows read at most 64 rows at once, however long each row's run", "[loops]") {
+  // Seed 002's uint16 (6,7,3,4,5,0,1,2), canonical (768, 6144, 60) reversed, blocks of 32 x 32
+  // (axes 0 and 2): the output row's 24 chunks of 32 went inside the loop over axis 1, so 768
+  // input rows of 120 bytes were read at once (0.22 of the best copy). Now the walk reads the
+  // block's 32 rows on over axis 1 (737 KB each) before it takes the output row's next chunk.
+  const Plan seed = make_plan(canonicalize(2, {768, 6144, 60}, {2, 1, 0}), 32);
+  const BlockLoops walk = make_block_loops(seed, LoopOrder::balanced_streaming);
+  const auto loops = inside_out(walk.loops);
+  REQUIRE(loops.size() == 3);
+  CHECK_THAT(loops[0], Catch::StartsWith("axis 2 in chunks"));
+  CHECK(loops[1] == "axis 1");
+  CHECK_THAT(loops[2], Catch::StartsWith("axis 0 in chunks"));
+  CHECK(walk.read_rows_limited);
+  // That is input order's nest, and the streaming variant says so.
+  CHECK(streaming_order(seed) == LoopOrder::input);
+  // Blocks of 16 rows (float32) whose input run would pass 64 KiB keep the output's chunks
+  // inside (768 rows at once; unmeasured).
+  const Plan f32 = make_plan(canonicalize(4, {768, 6144, 60}, {2, 1, 0}), 16);
+  CHECK(inside_out(make_block_loops(f32, LoopOrder::balanced_streaming).loops)[2] == "axis 1");
+
+  // A small problem of the same kind: the kernel moves every element as the reference does,
+  // whole and in parts.
+  std::mt19937_64 rng(78);
+  const std::vector<int64_t> shape = {128, 40, 60};
+  const std::vector<int> perm = {2, 1, 0};
+  const Plan small_plan = make_plan(canonicalize(2, shape, perm), 32);
+  CHECK(make_block_loops(small_plan, LoopOrder::balanced_streaming).read_rows_limited);
+  const Kernel small = lower(small_plan, "k", LowerOptions{.streaming = true});
+  verify_kernel(small);
+  REQUIRE(test::parts_match_reference(small, rng, 2, shape, perm));
 }
 
 TEST_CASE("loops: lowering takes the balanced order only for untiled outputs past the last-level cache",
