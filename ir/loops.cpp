@@ -54,16 +54,22 @@ constexpr int64_t kShortLoopCount = 4;
 // 16^5x4 float64 (4,3,5,0,1,2) 0.57 -> 0.87; float64 64^4 reversed 0.75 -> 0.69.
 constexpr int64_t kMaxReadRows = 16;
 constexpr int64_t kReadRunBytes = int64_t{64} << 10;
-// Blocks of 1- and 2-byte elements read 32-64 rows themselves. Where the output's next loop
-// would multiply them past kMaxOpenRows, the input's next loop comes first whatever its run:
-// seed 002's uint16 (6,7,3,4,5,0,1,2) (canonical (768, 6144, 60) reversed) read 768 rows of 120
-// bytes at once, each row's next 120 bytes only after the other 767 rows' (the output row's 24
-// chunks inside the loop over the input's next axis). Generated kernels, Intel server core,
-// AVX-512, 1 thread, x best copy, ABBA of 2 processes: 0.22 -> 0.53 (run-time library 0.20 ->
-// 0.41); the other kernels it changes: TTC's float32 reversals (48,28,28,28,48), (48,28,28,4,352),
-// (32,15,15,15,15,32), (32,15,15,15,5,112) 1.02-1.10x, uint8 256^3 reversed 1.04x, float32 32^5
-// reversed 0.95x. (Before the 16-row rule above, a bound of 256 rows for every block cost TTC's
-// reversals 0.63-0.92x: docs/performance.md, 2026-11-24.)
+// Where the output's next loop would take the rows a tile reads at once past kMaxOpenRows (and
+// the rule above does not take the input's next loop: the rows are more than 16 already, as in
+// blocks of 1- and 2-byte elements, or each row's run would pass 64 KiB), the input's next loop
+// comes first whatever its run. Seed 002's uint16 (6,7,3,4,5,0,1,2) (canonical (768, 6144, 60)
+// reversed) read 768 rows of 120 bytes at once, each row's next 120 bytes only after the other
+// 767 rows' (the output row's 24 chunks inside the loop over the input's next axis). Generated
+// kernels, Intel server core, 1 thread, x best copy, ABBA of 2 processes: for rows already past
+// 16, AVX-512 0.22 -> 0.53 (run-time library 0.20 -> 0.41), TTC's float32 reversals
+// (48,28,28,28,48), (48,28,28,4,352), (32,15,15,15,15,32), (32,15,15,15,5,112) 1.02-1.10x, uint8
+// 256^3 reversed 1.04x, float32 32^5 reversed 0.95x; then for rows of at most 16 whose run passes
+// 64 KiB too (22 kernels, AVX-512 and AVX2, geomean 1.11x): TTLG 16^6 float64 (4,3,5,0,1,2)
+// 0.62 -> 0.86, (5,4,2,3,0,1) 0.64 -> 0.84, TTC float32 (608,75,12,96) reversed 0.58 -> 0.78,
+// (112,15,15,15,5,32) 0.66 -> 0.85, (384,59,2320) 0.60 -> 0.73, AVX2 (2320,59,384) 0.61 -> 0.78,
+// gentt's (128,64,32,16) reversed 0.67 -> 0.86; losses AVX2 float32 (1024,16,1024) reversed
+// 0.63 -> 0.59, 16^6 float64 (3,5,2,4,0,1) 0.98x. (Before the 16-row rule above, a bound of
+// 256 rows alone cost TTC's reversals 0.63-0.92x: docs/performance.md, 2026-11-24.)
 constexpr int64_t kMaxOpenRows = 64;
 
 // The number of elements of the contiguous run that starts at a block's base, along
@@ -154,10 +160,10 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
       const bool reads_first = order == LoopOrder::balanced_streaming && in_run == out_run;
       int axis = in_axis != out_axis && (in_run < out_run || short_row || reads_first) ? in_axis : out_axis;
       // Streaming walks: the tile reads at most kMaxReadRows input rows at once (the separate
-      // runs it reads; blocks of 1- and 2-byte elements read 32-64: the rule below), the
-      // output's next loop would make it more, and the input's next loop keeps each row's run
-      // within kReadRunBytes: the input's first, so that every row is read on before the walk
-      // turns to other rows.
+      // runs it reads; blocks of 1- and 2-byte elements read 32-64), the output's next loop
+      // would make it more, and the input's next loop keeps each row's run within
+      // kReadRunBytes: the input's first, so that every row is read on before the walk turns
+      // to other rows. Past that, at most kMaxOpenRows rows (the rule after it).
       const int64_t rows_now = unit / in_run;
       if (order == LoopOrder::balanced_streaming && axis == out_axis && in_axis >= 0 && in_axis != out_axis &&
           rows_now <= kMaxReadRows) {
@@ -170,11 +176,10 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
           read_rows_limited = true;
         }
       }
-      // Tiles that already read more than kMaxReadRows rows (blocks of 1- and 2-byte elements)
-      // and at most kMaxOpenRows, where the output's next loop would take them past
-      // kMaxOpenRows: the input's next loop first, whatever its run.
+      // Tiles that read at most kMaxOpenRows rows, where the output's next loop would take them
+      // past it: the input's next loop first, whatever its run.
       if (order == LoopOrder::balanced_streaming && axis == out_axis && in_axis >= 0 && in_axis != out_axis &&
-          rows_now > kMaxReadRows && rows_now <= kMaxOpenRows) {
+          rows_now <= kMaxOpenRows) {
         const int64_t rows = rows_now * ((c.shape[out_axis] + covered[out_axis] - 1) / covered[out_axis]);
         if (rows > kMaxOpenRows) {
           axis = in_axis;
