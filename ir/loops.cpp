@@ -159,29 +159,23 @@ BlockLoops make_block_loops(const Plan& plan, LoopOrder order) {
       const bool short_row = in_run == unit && out_run == unit && rows_follow_input(in_run * c.elem_bytes, reuse);
       const bool reads_first = order == LoopOrder::balanced_streaming && in_run == out_run;
       int axis = in_axis != out_axis && (in_run < out_run || short_row || reads_first) ? in_axis : out_axis;
-      // Streaming walks: the tile reads at most kMaxReadRows input rows at once (the separate
-      // runs it reads; blocks of 1- and 2-byte elements read 32-64), the output's next loop
-      // would make it more, and the input's next loop keeps each row's run within
-      // kReadRunBytes: the input's first, so that every row is read on before the walk turns
-      // to other rows. Past that, at most kMaxOpenRows rows (the rule after it).
+      // Streaming walks, where the output's next loop would make the tile read more input rows
+      // at once (the separate runs it reads): the input's next loop first, so that every row is
+      // read on before the walk turns to other rows, where the tile reads at most kMaxReadRows
+      // rows and the input's next loop keeps each row's run within kReadRunBytes, or where the
+      // output's would take the rows past kMaxOpenRows (blocks of 1- and 2-byte elements read
+      // 32-64 themselves), whatever the run.
       const int64_t rows_now = unit / in_run;
-      if (order == LoopOrder::balanced_streaming && axis == out_axis && in_axis >= 0 && in_axis != out_axis &&
-          rows_now <= kMaxReadRows) {
+      if (order == LoopOrder::balanced_streaming && axis == out_axis && in_axis >= 0 && in_axis != out_axis) {
         const int64_t rows = rows_now * ((c.shape[out_axis] + covered[out_axis] - 1) / covered[out_axis]);
-        std::vector<int64_t> longer = covered;
-        longer[in_axis] = c.shape[in_axis];
-        const int64_t run_bytes = contiguous_run(plan.in_strides, c.shape, longer, in_axes) * c.elem_bytes;
-        if (rows > kMaxReadRows && run_bytes <= kReadRunBytes) {
-          axis = in_axis;
-          read_rows_limited = true;
-        }
-      }
-      // Tiles that read at most kMaxOpenRows rows, where the output's next loop would take them
-      // past it: the input's next loop first, whatever its run.
-      if (order == LoopOrder::balanced_streaming && axis == out_axis && in_axis >= 0 && in_axis != out_axis &&
-          rows_now <= kMaxOpenRows) {
-        const int64_t rows = rows_now * ((c.shape[out_axis] + covered[out_axis] - 1) / covered[out_axis]);
-        if (rows > kMaxOpenRows) {
+        const auto run_bytes = [&] {
+          std::vector<int64_t> longer = covered;
+          longer[in_axis] = c.shape[in_axis];
+          return contiguous_run(plan.in_strides, c.shape, longer, in_axes) * c.elem_bytes;
+        };
+        const bool few_rows_read_on = rows_now <= kMaxReadRows && rows > kMaxReadRows && run_bytes() <= kReadRunBytes;
+        const bool too_many_rows = rows_now <= kMaxOpenRows && rows > kMaxOpenRows;
+        if (few_rows_read_on || too_many_rows) {
           axis = in_axis;
           read_rows_limited = true;
         }
