@@ -115,6 +115,8 @@ struct Kernel {
   int stage_level = -1;
   int64_t stage_tile_elements = 0;
   int64_t stage_tile_iterations = 0;
+  // The nest reordered into row tiles for staging (ir/staging.h, tile_rows_for_staging).
+  bool stage_row_tiles = false;
   // Streamed rows (ir/staging.h, plan_row_streaming): the tile is one kept row of the input,
   // copied straight to `out` (whole lines streamed) without running the blocks or a buffer.
   bool stage_rows = false;

@@ -73,13 +73,15 @@ Lowered run_pipeline(const Problem& given) {
       short_rows_off_lines(tuned, canonicalize(given.dtype.bytes, given.shape, given.perm))) {
     Lowered rows = run_pipeline_with(given, true);
     const bool staged = rows.kernel.stage_level >= 0, prefetched = rows.kernel.prefetch_window > 0;
-    if ((!staged || prefetched) && rows.kernel.assembly_level < 0 && !rows.stream_kernel &&
+    if ((!staged || prefetched || rows.kernel.stage_row_tiles) && rows.kernel.assembly_level < 0 && !rows.stream_kernel &&
         rows.plan.block_axes != out.plan.block_axes) {
       rows.plan.reasons.push_back(fmt::format(
           "short kept rows off their lines, walk not staged: blocks of one row chunk (no register bits), so that the "
           "loop order sees one row, as the run-time row engine walks them{}",
-          staged ? "; that walk is staged, each row prefetching the next rows' bytes"
-                 : prefetched ? "; each row prefetches the next rows' bytes" : ""));
+          staged && prefetched ? "; that walk is staged, each row prefetching the next rows' bytes"
+          : staged             ? "; that walk is staged"
+          : prefetched         ? "; each row prefetches the next rows' bytes"
+                               : ""));
       return rows;
     }
   }
@@ -316,6 +318,16 @@ Lowered run_pipeline_with(const Problem& given, bool row_blocks) {
         verify_kernel(out.kernel);
         stage = plan_staging(out.plan, out.kernel.loops, &why, min_tile, kStageMaxGeneratedTileBytes, max_kept);
         if (stage) stage->reason += " (" + cut->note + ")";
+      }
+    }
+    // Short kept rows that still stage no tile: the nest reordered into row tiles.
+    if (!rows && !stage) {
+      if (std::optional<RowTiles> tiles = tile_rows_for_staging(out.plan, out.kernel.loops)) {
+        out.kernel.loops = std::move(tiles->loops);
+        out.kernel.stage_row_tiles = true;
+        verify_kernel(out.kernel);
+        stage = std::move(tiles->stage);
+        stage->reason += " (" + tiles->note + ")";
       }
     }
     if (rows) {

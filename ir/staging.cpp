@@ -1,8 +1,11 @@
 #include "ir/staging.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <fmt/format.h>
+
+#include "ir/stream.h"
 
 namespace gentt {
 
@@ -215,6 +218,127 @@ std::optional<StageCut> split_for_staging(const Plan& plan, const std::vector<Lo
     }
   }
   return std::nullopt;
+}
+
+std::optional<RowTiles> tile_rows_for_staging(const Plan& plan, const std::vector<LoopDim>& loops,
+                                              int64_t max_kept_row_bytes) {
+  const Canonical& c = plan.problem;
+  const int d = c.rank();
+  int kept = -1;
+  for (int a = 0; a < d; ++a)
+    if (plan.in_strides[a] == 1 && plan.out_strides[a] == 1) kept = a;
+  if (kept < 0 || d < 2) return std::nullopt;
+  const int64_t row = c.shape[kept] * c.elem_bytes;
+  if (row >= max_kept_row_bytes || row % kLineBytes == 0) return std::nullopt;
+  // The block: a chunk of the kept row (or the whole row) only; one loop over each other axis, whole.
+  for (const BlockAxis& b : plan.block_axes)
+    if (b.axis != kept) return std::nullopt;
+  std::vector<int> loop_of(d, -1);
+  for (int l = 0; l < static_cast<int>(loops.size()); ++l) {
+    const int a = loops[l].axis;
+    if (a < 0 || a >= d) return std::nullopt;
+    if (a == kept) continue;
+    if (loop_of[a] >= 0 || loops[l].count != c.shape[a] || loops[l].tail_bit >= 0) return std::nullopt;
+    loop_of[a] = l;
+  }
+  std::vector<int> out_axes;  // the other axes, innermost in the output first
+  for (int a = 0; a < d; ++a) {
+    if (a == kept) continue;
+    if (loop_of[a] < 0) return std::nullopt;
+    out_axes.push_back(a);
+  }
+  std::stable_sort(out_axes.begin(), out_axes.end(),
+                   [&](int x, int y) { return std::llabs(plan.out_strides[x]) < std::llabs(plan.out_strides[y]); });
+  // The tile: out_axes[0, k) whole and t iterations of out_axes[k] (t divides its extent), the
+  // largest that reads at most kRowTileMaxRuns runs (fewer runs on a tie).
+  struct Tile {
+    size_t k = 0;
+    int64_t t = 1, runs = 1, bytes = 0;
+  };
+  std::optional<Tile> best;
+  int64_t whole = 1;
+  for (size_t k = 0; k < out_axes.size(); ++k) {
+    const int next = out_axes[k];
+    for (int64_t t = 1; t <= c.shape[next]; ++t) {
+      if (c.shape[next] % t != 0) continue;
+      const int64_t bytes = row * whole * t;
+      if (bytes > kRowTileMaxBytes) break;
+      // Its input runs: the tile's axes by input stride, each continuing the run while the ones
+      // before it are whole, each other one multiplying the runs.
+      std::vector<int> axes(out_axes.begin(), out_axes.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+      axes.push_back(kept);
+      std::stable_sort(axes.begin(), axes.end(),
+                       [&](int x, int y) { return std::llabs(plan.in_strides[x]) < std::llabs(plan.in_strides[y]); });
+      int64_t run = 1, runs = 1;
+      bool open = true;
+      for (int a : axes) {
+        const int64_t count = a == next ? t : c.shape[a];
+        if (open && plan.in_strides[a] == run) {
+          run *= count;
+          open = count == c.shape[a];
+        } else {
+          open = false;
+          runs *= count;
+        }
+      }
+      if (runs > kRowTileMaxRuns) continue;
+      if (!best || bytes > best->bytes || (bytes == best->bytes && runs < best->runs)) best = Tile{k, t, runs, bytes};
+    }
+    whole *= c.shape[next];
+    if (row * whole > kRowTileMaxBytes) break;
+  }
+  if (!best || best->bytes < kRowTileMinBytes) return std::nullopt;
+  // (k, t = extent) is the tile (k + 1, t = 1).
+  size_t k = best->k;
+  int64_t t = best->t;
+  if (t == c.shape[out_axes[k]]) {
+    ++k;
+    t = 1;
+  }
+  if (k >= out_axes.size()) return std::nullopt;  // the whole tensor in one tile: nothing to walk
+  const int next = out_axes[k];
+  // The loops outside the tile: every other axis, the partial one in steps of t.
+  std::vector<LoopDim> outside;
+  for (size_t j = k; j < out_axes.size(); ++j) {
+    LoopDim l = loops[loop_of[out_axes[j]]];
+    if (out_axes[j] == next && t > 1) {
+      l.count /= t;
+      l.in_stride *= t;
+      l.out_stride *= t;
+      l.what = fmt::format("{} in tiles of {}", l.what, t);
+    }
+    outside.push_back(std::move(l));
+  }
+  // The input's next axis outside the tile directly above it, the others in input order.
+  const auto x = std::min_element(outside.begin(), outside.end(), [](const LoopDim& p, const LoopDim& q) {
+    return std::llabs(p.in_stride) < std::llabs(q.in_stride);
+  });
+  const LoopDim reader = *x;
+  outside.erase(x);
+  std::stable_sort(outside.begin(), outside.end(), [](const LoopDim& p, const LoopDim& q) {
+    return std::llabs(p.in_stride) > std::llabs(q.in_stride);
+  });
+  RowTiles out;
+  out.loops = std::move(outside);
+  out.loops.push_back(reader);
+  const int level = static_cast<int>(out.loops.size());
+  if (t > 1) {
+    LoopDim inner = loops[loop_of[next]];
+    inner.count = t;
+    inner.what = fmt::format("{} within a tile", inner.what);
+    out.loops.push_back(std::move(inner));
+  }
+  for (size_t j = k; j-- > 0;) out.loops.push_back(loops[loop_of[out_axes[j]]]);
+  for (const LoopDim& l : loops)
+    if (l.axis == kept) out.loops.push_back(l);
+  std::optional<StagePlan> stage = plan_staging(plan, out.loops, nullptr, 1, kRowTileMaxBytes, max_kept_row_bytes);
+  if (!stage || stage->level != level) return std::nullopt;
+  out.stage = std::move(*stage);
+  out.note = fmt::format(
+      "row tiles: {} rows of {} bytes ({} runs of input) a tile, the loop over {} (the input's next axis) above it, "
+      "the others in input order",
+      out.stage.tile_elements / c.shape[kept], row, out.stage.in_runs, reader.what);
+  return out;
 }
 
 }  // namespace gentt

@@ -479,6 +479,7 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
   // loop changes its nest.
   std::optional<StagePlan> stage;
   std::string cut_note;
+  bool row_tiles = false;
   if (spec.isa != engine::RowIsa::portable && large && out_contiguous && out_total >= kStageMinBytes &&
       row_bytes % kLineBytes != 0) {
     stage = plan_staging(rows_plan, cached_order, nullptr, kStageMinTileBytes, kStageMaxTileBytes,
@@ -492,6 +493,18 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
                              kStageMaxKeptRowBytes);
       }
     }
+    // Where none stages, the nest reordered into row tiles (ir/staging.h, tile_rows_for_staging).
+    if (!stage) {
+      if (std::optional<RowTiles> tiles = tile_rows_for_staging(rows_plan, cached_order)) {
+        cached_order = std::move(tiles->loops);
+        cut_note = " (" + tiles->note + ")";
+        stage = std::move(tiles->stage);
+        row_tiles = true;
+        row_order_note = "in row tiles (";
+        for (size_t k = 0; k < cached_order.size(); ++k) row_order_note += (k ? ", " : "") + cached_order[k].what;
+        row_order_note += ", outermost first)";
+      }
+    }
   }
   impl.cached = prepare(Nest{cached_order, 1, 0}, false);
   std::string stage_note;
@@ -500,7 +513,10 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
     for (int l = 0; l < stage->level; ++l) {
       g.outer_counts.push_back(cached_order[l].count);
       g.outer_out_steps.push_back(cached_order[l].out_stride * out_bytes);
+      g.outer_in_steps.push_back(cached_order[l].in_stride * in_bytes);
+      g.outer_tails |= cached_order[l].tail_bit >= 0;
     }
+    g.from_base = true;  // rows copied whole: every access inside a row
     g.tile_iterations = stage->tile_iterations;
     g.tile_bytes = stage->tile_elements * out_bytes;
     g.isa = spec.isa == engine::RowIsa::avx512 ? engine::StageIsa::avx512 : engine::StageIsa::avx2;
@@ -529,7 +545,8 @@ void plan_rows(PermutePlan::Impl& impl, const engine::StridedProblem& sp, Engine
   text << "engine: " << impl.cached->describe() << ", " << impl.cached->iterations() << " rows or pieces, "
        << impl.parts << " part(s)\n";
   if (impl.transform) text << "transform: " << impl.transform->describe() << impl.transform_note << "\n";
-  text << "loops: " << (row_order_note.empty() ? "output order" : row_order_note) << ", no tiling: each row reads in order\n";
+  text << "loops: " << (row_order_note.empty() ? "output order" : row_order_note)
+       << (row_tiles ? ", each tile's rows read on by the loop above it\n" : ", no tiling: each row reads in order\n");
   text << "stores: ";
   if (!impl.stream && large && stage_note.empty() && spec.isa == engine::RowIsa::avx512)
     text << "cached (rows of " << row_bytes << " bytes: most of their lines are shared with neighbouring rows)";

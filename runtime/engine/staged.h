@@ -18,6 +18,15 @@ enum class StageIsa { avx512, avx2 };
 struct StageGeometry {
   std::vector<std::int64_t> outer_counts;     // loops [0, level): counts, outermost first
   std::vector<std::int64_t> outer_out_steps;  // ... their output steps in bytes
+  // Where `from_base` (the inner blocks touch nothing outside their own rows: the row engine), the
+  // loops' input steps in bytes are given and none of them has a tail chunk, each tile runs as the
+  // inner blocks' iterations [0, tile_iterations) from the tile's own input and the buffer (no
+  // decoding of a flat iteration per tile); else as its iterations [t * tile_iterations,
+  // (t + 1) * tile_iterations) of the whole nest from `in` (the SIMD engines bound their padded
+  // blocks' loads by the tensor that starts there).
+  std::vector<std::int64_t> outer_in_steps;
+  bool outer_tails = false;
+  bool from_base = false;
   std::int64_t tile_iterations = 0;           // flat iterations per tile
   std::int64_t tile_bytes = 0;                // output bytes per tile, contiguous from the tile's base
   StageIsa isa = StageIsa::avx2;

@@ -155,6 +155,11 @@ int main(int argc, char** argv) {
     // next rows' bytes at the start of its chunk loop (ir/prefetch.h's choose_row_prefetch).
     const bool row_prefetch = x86 && c == 20 && cases > 20 && !random_only;
     if (row_prefetch) p = {{45, 54, 10, 99}, {1, 2, 0, 3}, 4};
+    // x86: short kept rows (120 bytes, off their lines) past 16 MiB whose walk stages no tile: row
+    // tiles of 4 x 3 rows (12 runs), the input's next axis above them (ir/staging.h's
+    // tile_rows_for_staging), staged in tiles of 1440 bytes.
+    const bool row_tiles = x86 && c == 21 && cases > 21 && !random_only;
+    if (row_tiles) p = {{3, 1024, 48, 60}, {2, 1, 0, 3}, 2};
     const bool streaming = x86 && c >= cases - cases / 4;
     if (streaming) make_streamable(p, rng, isa == "avx2" ? 32 : 64);
     // The eighth before them ask for streaming stores on any shape: where no streaming variant
@@ -163,7 +168,7 @@ int main(int argc, char** argv) {
     const bool staged = x86 && !streaming && c >= cases - cases / 4 - cases / 8 && c > 2;
     // avx512skx moves single bytes without VBMI (word permutes and in-lane byte shuffles): half of
     // its other cases get byte-unit elements.
-    if (isa == "avx512skx" && !streaming && !assembled && !split && !paired && !chained && !kept_short && !kept_split && !short_split && !interleaved && !banded && !kept_groups && !row_prefetch && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
+    if (isa == "avx512skx" && !streaming && !assembled && !split && !paired && !chained && !kept_short && !kept_split && !short_split && !interleaved && !banded && !kept_groups && !row_prefetch && !row_tiles && c >= 2 && c % 2 == 0) p.elem_bytes = 1 + 2 * static_cast<int64_t>(rng() % 4);
     nlohmann::ordered_json k;
     const std::string name = prefix + std::to_string(c);
     k["name"] = name;

@@ -139,10 +139,11 @@ TEST_CASE("staging: short kept rows off their lines, unstaged or prefetched, tak
       if (r.starts_with("short kept rows off their lines")) return true;
     return false;
   };
-  // uint16 (96,64,14,165) (2,0,1,3), 40 MiB, rows of 330 bytes: neither variant stages.
+  // uint16 (96,64,14,165) (2,0,1,3), 40 MiB, rows of 330 bytes: neither variant's walk stages a
+  // tile; the one-chunk blocks' walk takes row tiles (tile_rows_for_staging).
   const Lowered rows = lowered(Dtype{"uint16", 2}, {96, 64, 14, 165}, {2, 0, 1, 3}, StoreMode::automatic);
   CHECK(rows.plan.block_axes.size() == 1);
-  CHECK(rows.kernel.stage_level < 0);
+  CHECK(rows.kernel.stage_row_tiles);
   CHECK(said(rows));
   // float32 (45,54,45,99) (1,2,0,3): one-chunk blocks stage (tiles of 45 rows), each row
   // prefetching the next rows' bytes (ir/prefetch.h's choose_row_prefetch): taken.
@@ -312,4 +313,96 @@ TEST_CASE("staging: cut loops walk the same iterations, their tiles contiguous o
     }
   }
   CHECK(cuts > 25);
+}
+
+TEST_CASE("staging: short kept rows that stage no tile walk row tiles", "[staging]") {
+  // Seed 002's uint16 (4,5,1,2,3,0,6,7): canonical (3, 4096, 384, 60) perm (2,1,0,3), rows of 120
+  // bytes. Blocks of one row chunk; the balanced walk (axis 1, axis 0, axis 2, the row) writes no
+  // contiguous range of 1 KiB or more below a loop.
+  const Canonical canon = canonicalize(2, {3, 32, 8, 16, 24, 16, 20, 3}, {4, 5, 1, 2, 3, 0, 6, 7});
+  const Plan plan = make_plan(canon, 32, 0);
+  REQUIRE(plan.block_axes.size() == 1);
+  const BlockLoops loops = make_block_loops(plan, LoopOrder::balanced);
+  REQUIRE_FALSE(plan_staging(plan, loops.loops, nullptr, kRowTileMinBytes, kStageMaxTileBytes, kStageMaxKeptRowBytes));
+  REQUIRE_FALSE(split_for_staging(plan, loops.loops));
+  const std::optional<RowTiles> tiles = tile_rows_for_staging(plan, loops.loops);
+  REQUIRE(tiles);
+  // Tiles of 4 x 3 rows (12 runs, 1440 bytes; 8 x 3 would read 24), the input's next axis (2)
+  // above them, the tiles of axis 1 outermost.
+  std::vector<std::string> whats;
+  for (const LoopDim& l : tiles->loops) whats.push_back(l.what);
+  CHECK(whats == std::vector<std::string>{"axis 1 in tiles of 4", "axis 2", "axis 1 within a tile", "axis 0",
+                                          "axis 3 in chunks of 32 (last: 28)"});
+  CHECK(tiles->stage.level == 2);
+  CHECK(tiles->stage.tile_elements == 720);
+  CHECK(tiles->stage.in_runs == 12);
+  CHECK_THAT(tiles->note, Catch::Contains("12 rows of 120 bytes (12 runs of input) a tile"));
+  // The same iterations in another order.
+  std::vector<std::pair<int64_t, int64_t>> a = walk(loops.loops), b = walk(tiles->loops);
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  CHECK(a == b);
+
+  // Rows of whole lines, or of 512 bytes and more, or blocks of more than the row: none.
+  const Plan lines = make_plan(canonicalize(2, {3, 4096, 384, 64}, {2, 1, 0, 3}), 32, 0);
+  CHECK_FALSE(tile_rows_for_staging(lines, make_block_loops(lines, LoopOrder::balanced).loops));
+  const Plan long_rows = make_plan(canonicalize(2, {3, 4096, 384, 260}, {2, 1, 0, 3}), 32, 0);
+  CHECK_FALSE(tile_rows_for_staging(long_rows, make_block_loops(long_rows, LoopOrder::balanced).loops));
+  const Plan wide = make_plan(canon, 32);
+  if (wide.block_axes.size() > 1) CHECK_FALSE(tile_rows_for_staging(wide, make_block_loops(wide, LoopOrder::balanced).loops));
+
+  // The generated kernel stages in those tiles.
+  Problem p;
+  p.name = "k";
+  p.dtype = Dtype{"uint16", 2};
+  p.shape = {3, 32, 8, 16, 24, 16, 20, 3};
+  p.perm = {4, 5, 1, 2, 3, 0, 6, 7};
+  p.target = Target{Isa::avx512, 512};
+  const Lowered l = run_pipeline(p);
+  CHECK(l.kernel.stage_row_tiles);
+  CHECK(l.kernel.stage_tile_elements == 720);
+  CHECK(std::any_of(l.plan.reasons.begin(), l.plan.reasons.end(),
+                    [](const std::string& r) { return r.find("(row tiles: 12 rows of 120 bytes") != std::string::npos; }));
+}
+
+TEST_CASE("staging: row tiles walk the same iterations, each tile a contiguous output range of few runs",
+          "[staging][property]") {
+  std::mt19937_64 rng(3121);
+  int tiled = 0;
+  for (int c = 0; c < 6000; ++c) {
+    test::RandomProblem p = test::random_problem(rng, 5, 20000);
+    // Keep the last axis (rows of 5-255 elements).
+    p.shape.push_back(5 + static_cast<int64_t>(rng() % 251));
+    p.perm.push_back(static_cast<int>(p.shape.size()) - 1);
+    const Canonical canon = canonicalize(p.elem_bytes, p.shape, p.perm);
+    const int lanes = static_cast<int>(
+        std::bit_floor(static_cast<uint64_t>(std::max<int64_t>(1, 64 / p.elem_bytes))));
+    const Plan plan = make_plan(canon, lanes, 0);
+    const BlockLoops loops = make_block_loops(plan, LoopOrder::balanced);
+    const std::optional<RowTiles> tiles = tile_rows_for_staging(plan, loops.loops);
+    if (!tiles) continue;
+    ++tiled;
+    INFO(fmt::format("case {}: elem_bytes {} shape ({}) perm ({}): {}", c, p.elem_bytes, fmt::join(p.shape, ","),
+                     fmt::join(p.perm, ","), tiles->note));
+    std::vector<std::pair<int64_t, int64_t>> a = walk(loops.loops), b = walk(tiles->loops);
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    REQUIRE(a == b);
+    const int64_t bytes = tiles->stage.tile_elements * canon.elem_bytes;
+    CHECK(bytes >= kRowTileMinBytes);
+    CHECK(bytes <= kRowTileMaxBytes);
+    CHECK(tiles->stage.in_runs <= kRowTileMaxRuns);
+    // Tile 0's output offsets: exactly [0, tile_elements).
+    const int kept = canon.rank() - 1;
+    std::vector<LoopDim> inner;
+    for (size_t l = tiles->stage.level; l < tiles->loops.size(); ++l)
+      if (tiles->loops[l].axis != kept) inner.push_back(tiles->loops[l]);
+    std::set<int64_t> out;
+    for (const auto& [i, o] : walk(inner))
+      for (int64_t e = 0; e < canon.shape[kept]; ++e) out.insert(o + e);
+    REQUIRE(static_cast<int64_t>(out.size()) == tiles->stage.tile_elements);
+    CHECK(*out.begin() == 0);
+    CHECK(*out.rbegin() == tiles->stage.tile_elements - 1);
+  }
+  CHECK(tiled > 25);
 }

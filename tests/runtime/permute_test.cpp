@@ -778,28 +778,37 @@ TEST_CASE("permute: kept innermost axes move whole rows (row engine)", "[permute
       {{{63, 33, 17, 129}, {2, 1, 0, 3}, 8}, 1, false},  // 35 MiB, rows of 1032 bytes: streaming off the lines
       {{{61, 40, 60, 64}, {2, 1, 0, 3}, 4}, 2, true},    // 37 MiB, rows of 256 bytes: groups of 8 streamed line by line, a last group of 5
       {{{4, 15, 15, 15, 12, 15}, {2, 0, 3, 4, 1, 5}, 8}, 2, true},  // 19 MiB, rows of 120 bytes: staged, a loop cut
+      {{{3, 1024, 48, 60}, {2, 1, 0, 3}, 2}, 2, true},  // 17 MiB, rows of 120 bytes: staged in row tiles
   };
-  if (gentt::cpu_supports("avx512skx"))
-    CHECK_THAT(plan_text(large.back().c, "avx512skx"),
+  if (gentt::cpu_supports("avx512skx")) {
+    CHECK_THAT(plan_text(large[5].c, "avx512skx"),
                Catch::Contains("staged: output tiles of 16200 bytes") && Catch::Contains("cut in chunks of 9"));
+    // Tiles of 4 x 3 rows (12 runs of input), the loop over the input's next axis above them.
+    CHECK_THAT(plan_text(large[6].c, "avx512skx"),
+               Catch::Contains("staged: output tiles of 1440 bytes") &&
+                   Catch::Contains("row tiles: 12 rows of 120 bytes (12 runs of input) a tile, the loop over axis 2") &&
+                   Catch::Contains("loops: in row tiles (axis 1 in tiles of 4, axis 2, axis 1 within a tile, axis 0"));
+  }
   for (const auto& [c, threads, avx2] : large) {
     check_contiguous(c, "auto", threads, rng);
     if (avx2 && gentt::cpu_supports("avx2")) check_contiguous(c, "avx2", 2, rng);
   }
   // Rows of 120 bytes (40 MiB, planned only): most of their lines are shared with neighbouring
   // rows, so no streaming plan (its rows' own lines streamed next to cached shared ones ran at
-  // 0.2-0.8 of the cached plan).
+  // 0.2-0.8 of the cached plan); where the walk stages no tile, row tiles (12 of 24 rows of the
+  // output's next axis a tile).
   gentt::PermuteDesc d;
   d.elem_bytes = 8;
   d.shape = {24, 24, 24, 24, 15};
   d.perm = {3, 2, 1, 0, 4};
-  if (gentt::cpu_supports("avx512skx")) {
-    d.isa = "avx512skx";
-    CHECK_THAT(gentt::plan_permute(d).describe(), Catch::Contains("stores: cached (rows of 120 bytes"));
+  for (const char* isa : {"avx512skx", "avx2"}) {
+    if (!gentt::cpu_supports(isa)) continue;
+    d.isa = isa;
+    CHECK_THAT(gentt::plan_permute(d).describe(),
+               Catch::Contains("stores: cached; staged: output tiles of 1440 bytes") && Catch::Contains("row tiles: 12 rows"));
   }
   if (gentt::cpu_supports("avx2")) {
     d.isa = "avx2";
-    CHECK_THAT(gentt::plan_permute(d).describe(), Catch::Contains("AVX2 streams only rows of whole 64-byte lines"));
     d.shape = {24, 24, 24, 24, 16};  // rows of two whole lines
     CHECK_THAT(gentt::plan_permute(d).describe(), Catch::Contains("stores: streaming for each row's whole lines"));
   }

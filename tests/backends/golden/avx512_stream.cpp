@@ -297,6 +297,15 @@ void avx512_stream_run(const avx512_stream_elem* in, avx512_stream_elem* out, st
   }
 }
 
+// One whole tile of NAME_run_staged: loops 0..1 as nested loops from in and out.
+__attribute__((noinline)) void avx512_stream_stage_tile(const avx512_stream_elem* in, avx512_stream_elem* out) {
+  for (std::int64_t j0 = 0; j0 < 3; ++j0) {
+    for (std::int64_t j1 = 0; j1 < 2; ++j1) {
+      avx512_stream_block0(in + j0 * 16 + j1 * 768, out + j0 * 512 + j1 * 16);
+    }
+  }
+}
+
 // Staged output (ir/staging.h): each tile of 6 flat iterations (loops 0..1) writes 6144
 // contiguous bytes of `out`: they go to a buffer with the tile's offset within a 64-byte line,
 // then out in whole lines with non-temporal stores (no read of the output's lines first).
@@ -315,12 +324,11 @@ void avx512_stream_run_staged(const avx512_stream_elem* in, avx512_stream_elem* 
   if (begin < first * 6) avx512_stream_run(in, out, begin, first * 6);
   unsigned char* const stage = static_cast<unsigned char*>(mem) + (64 - reinterpret_cast<std::uintptr_t>(mem) % 64);
   std::int64_t tile_off = 0;
+  std::int64_t in_off = 0;
   for (std::int64_t t = first; t < last; ++t) {
     unsigned char* dst = reinterpret_cast<unsigned char*>(out + tile_off);
     unsigned char* buf = stage + reinterpret_cast<std::uintptr_t>(dst) % 64;
-    // The blocks write from out + tile_off: give them buf moved back by tile_off elements
-    // (as an integer: that address lies outside any object).
-    avx512_stream_run(in, reinterpret_cast<avx512_stream_elem*>(reinterpret_cast<std::uintptr_t>(buf) - tile_off * 4), t * 6, (t + 1) * 6);
+    avx512_stream_stage_tile(in + in_off, reinterpret_cast<avx512_stream_elem*>(buf));
     std::int64_t head = (64 - static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(dst) % 64)) % 64;
     if (head > 6144) head = 6144;
     std::memcpy(dst, buf, static_cast<std::size_t>(head));
