@@ -67,6 +67,8 @@ Lowered run_pipeline(const Problem& given) {
   // processes, the 30 cases of the random, keptrows and shortkept sets it changes, geomean 1.35x
   // (float32 (45,54,45,99) (1,2,0,3) 0.32 -> 0.67, float64 (136,775,53) (1,0,2) 0.34 -> 0.59, uint16
   // (45,62,69,7,33) (0,2,3,1,4) 0.16 -> 0.35; one loss, uint16 (392,1610,57) (1,0,2) 0.40 -> 0.35).
+  // Staged in row tiles (ir/staging.h's tile_rows_for_staging: at most 16 input runs a tile) it is
+  // taken without a prefetch too (uint16 (96,64,14,165) (2,0,1,3)).
   Problem tuned = given;
   tuned.target = out.target;
   if (out.kernel.stage_level < 0 && out.kernel.assembly_level < 0 && !out.stream_kernel &&
