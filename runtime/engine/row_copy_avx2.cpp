@@ -33,6 +33,10 @@ struct Avx2Rows {
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline void store(char* p, __m256i v) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
   }
+  using Vec = __m256i;
+  static constexpr int kVec = 32;
+  GENTT_WALK_TARGET __attribute__((always_inline)) static inline Vec load_vec(const char* p) { return load(p); }
+  GENTT_WALK_TARGET __attribute__((always_inline)) static inline void store_vec(char* p, Vec v) { store(p, v); }
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline Line load_line(const char* p) {
     return {load(p), load(p + 32)};
   }

@@ -25,6 +25,10 @@ namespace {
 struct Avx512Rows {
   static constexpr const char* kName = "avx512";
   using Line = __m512i;
+  using Vec = __m512i;
+  static constexpr int kVec = 64;
+  GENTT_WALK_TARGET __attribute__((always_inline)) static inline Vec load_vec(const char* p) { return _mm512_loadu_si512(p); }
+  GENTT_WALK_TARGET __attribute__((always_inline)) static inline void store_vec(char* p, Vec v) { _mm512_storeu_si512(p, v); }
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline Line load_line(const char* p) { return _mm512_loadu_si512(p); }
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline void stream_line(char* p, Line v) { put<true>(p, v); }
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline void tail(const char* in, char* out, std::int64_t n) {
