@@ -27,8 +27,8 @@ struct Avx512Rows {
   using Line = __m512i;
   using Vec = __m512i;
   static constexpr int kVec = 64;
-  GENTT_WALK_TARGET __attribute__((always_inline)) static inline Vec load_vec(const char* p) { return _mm512_loadu_si512(p); }
-  GENTT_WALK_TARGET __attribute__((always_inline)) static inline void store_vec(char* p, Vec v) { _mm512_storeu_si512(p, v); }
+  GENTT_WALK_TARGET __attribute__((always_inline)) static inline Vec load_vec(const char* p) { return load_line(p); }
+  GENTT_WALK_TARGET __attribute__((always_inline)) static inline void store_vec(char* p, Vec v) { put<false>(p, v); }
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline Line load_line(const char* p) { return _mm512_loadu_si512(p); }
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline void stream_line(char* p, Line v) { put<true>(p, v); }
   GENTT_WALK_TARGET __attribute__((always_inline)) static inline void tail(const char* in, char* out, std::int64_t n) {

@@ -768,13 +768,15 @@ TEST_CASE("permute: kept innermost axes move whole rows (row engine)", "[permute
   // end, overlapping the one before it), every count and the lengths around each vector
   // boundary, AVX-512 (64-byte vectors) and AVX2 (32), under guard pages; rows under
   // kRowMinBytes (64) take the block engines.
-  for (const std::int64_t row : {32, 33, 47, 63, 64, 65, 96, 100, 127, 128, 129, 150, 191, 192, 193, 230, 255, 256, 257}) {
+  for (const std::int64_t row :
+       {32, 33, 47, 63, 64, 65, 96, 100, 127, 128, 129, 150, 191, 192, 193, 230, 255, 256, 257}) {
     const Case c{{5, 7, row}, {1, 0, 2}, 1};
     for (const char* isa : {"avx512skx", "avx2"}) {
       if (!gentt::cpu_supports(isa)) continue;
       const std::int64_t vec = std::string(isa) == "avx2" ? 32 : 64;
       if (row >= 64 && row <= 4 * vec)
-        CHECK_THAT(plan_text(c, isa), Catch::Contains("each row " + std::to_string((row + vec - 1) / vec) + " vector load(s)"));
+        CHECK_THAT(plan_text(c, isa),
+                   Catch::Contains("each row " + std::to_string((row + vec - 1) / vec) + " vector load(s)"));
       check_contiguous(c, isa, {1, 2}, rng);
     }
   }
