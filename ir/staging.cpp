@@ -9,11 +9,15 @@
 
 namespace gentt {
 
+int kept_axis(const Plan& plan) {
+  for (int a = 0; a < plan.problem.rank(); ++a)
+    if (plan.in_strides[a] == 1 && plan.out_strides[a] == 1) return a;
+  return -1;
+}
+
 int64_t kept_row_bytes(const Plan& plan) {
-  const Canonical& c = plan.problem;
-  for (int a = 0; a < c.rank(); ++a)
-    if (plan.in_strides[a] == 1 && plan.out_strides[a] == 1) return c.shape[a] * c.elem_bytes;
-  return 0;
+  const int kept = kept_axis(plan);
+  return kept < 0 ? 0 : plan.problem.shape[kept] * plan.problem.elem_bytes;
 }
 
 std::optional<StagePlan> plan_row_streaming(const Plan& plan, const std::vector<LoopDim>& loops, std::string* why,
@@ -25,9 +29,7 @@ std::optional<StagePlan> plan_row_streaming(const Plan& plan, const std::vector<
     return std::nullopt;
   };
   if (row < min_row_bytes) return no(fmt::format("no kept row of {} bytes or more", min_row_bytes));
-  int kept = -1;
-  for (int a = 0; a < c.rank(); ++a)
-    if (plan.in_strides[a] == 1 && plan.out_strides[a] == 1) kept = a;
+  const int kept = kept_axis(plan);
   // The block: a chunk of the kept row, and at most one other axis of register bits only (a
   // group of whole rows).
   const BlockAxis* group = nullptr;
@@ -224,9 +226,7 @@ std::optional<RowTiles> tile_rows_for_staging(const Plan& plan, const std::vecto
                                               int64_t max_kept_row_bytes) {
   const Canonical& c = plan.problem;
   const int d = c.rank();
-  int kept = -1;
-  for (int a = 0; a < d; ++a)
-    if (plan.in_strides[a] == 1 && plan.out_strides[a] == 1) kept = a;
+  const int kept = kept_axis(plan);
   if (kept < 0 || d < 2) return std::nullopt;
   const int64_t row = c.shape[kept] * c.elem_bytes;
   if (row >= max_kept_row_bytes || row % kLineBytes == 0) return std::nullopt;
@@ -259,16 +259,17 @@ std::optional<RowTiles> tile_rows_for_staging(const Plan& plan, const std::vecto
   int64_t whole = 1;
   for (size_t k = 0; k < out_axes.size(); ++k) {
     const int next = out_axes[k];
+    // The tile's axes by input stride (the same for every t).
+    std::vector<int> axes(out_axes.begin(), out_axes.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+    axes.push_back(kept);
+    std::stable_sort(axes.begin(), axes.end(),
+                     [&](int x, int y) { return std::llabs(plan.in_strides[x]) < std::llabs(plan.in_strides[y]); });
     for (int64_t t = 1; t <= c.shape[next]; ++t) {
       if (c.shape[next] % t != 0) continue;
       const int64_t bytes = row * whole * t;
       if (bytes > kRowTileMaxBytes) break;
-      // Its input runs: the tile's axes by input stride, each continuing the run while the ones
-      // before it are whole, each other one multiplying the runs.
-      std::vector<int> axes(out_axes.begin(), out_axes.begin() + static_cast<std::ptrdiff_t>(k) + 1);
-      axes.push_back(kept);
-      std::stable_sort(axes.begin(), axes.end(),
-                       [&](int x, int y) { return std::llabs(plan.in_strides[x]) < std::llabs(plan.in_strides[y]); });
+      // Its input runs: each axis continuing the run while the ones before it are whole, each
+      // other one multiplying the runs.
       int64_t run = 1, runs = 1;
       bool open = true;
       for (int a : axes) {

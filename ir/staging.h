@@ -53,8 +53,9 @@ inline constexpr int64_t kStageMinTileBytes = int64_t{2} << 10;
 // lines. Rows of 136 bytes (17^6 (2,4,1,3,0,5)) gained 1.8-2x there.
 inline constexpr int64_t kStageMaxKeptRowBytes = 512;
 
-// The bytes of a row copied whole when `plan` keeps its innermost axis (one axis is contiguous
-// in both the input and the output), else 0.
+// The axis `plan` keeps innermost (contiguous in both the input and the output), else -1.
+int kept_axis(const Plan& plan);
+// The bytes of a row copied whole when `plan` keeps its innermost axis (kept_axis), else 0.
 int64_t kept_row_bytes(const Plan& plan);
 
 // Streamed rows: a plan whose block is a chunk of a kept row of max_kept_row_bytes or more (the
