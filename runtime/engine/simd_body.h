@@ -1395,6 +1395,8 @@ struct BlockBody {
     if constexpr (Passes == 0 && R >= 4 && R <= 32)
       if (ahead && p.uniform && !p.full_loads && p.affine_loads && p.affine_stores && !stream && !sink->fn)
         return uniform_copy(p, in, out);
+    if constexpr (Passes > 0 && R >= 4 && R <= 32)
+      if (ahead && p.uniform && !p.full_loads && !stream && !sink->fn) return uniform_shuffle(p, in, out);
     // The next tile's lines (assembled and staged tiles: `ahead`), as the lean bodies prefetch
     // them. AVX2's padded blocks with a byte pass come here: seed 002's uint16 (4,5,6,7,1,2,3,0)
     // and (6,7,4,5,1,2,3,0), rows of 3 padded to 4, assembled, 1.2-1.3x with it (Intel server
@@ -1508,6 +1510,47 @@ struct BlockBody {
 
   GENTT_SIMD_TARGET __attribute__((always_inline)) inline V load_row(const char* from, const Program& p, int r) const {
     return load_in_window<T>(from, in_lo, in_window, p.load_bytes[r], p.load_mask[r]);
+  }
+
+  // A block with passes whose registers all move the same lanes (Program::uniform: padded blocks,
+  // whose padding registers load nothing), in a tiled walk that prefetches (assembled and staged
+  // tiles, `ahead`), as uniform_copy for blocks without passes: the program's one load mask and
+  // one store mask, each register's offset read once, where the general path reads every
+  // register's offset, byte count and mask (and the offsets again for the prefetches) and
+  // branches on them. Seed 002's uint16 (4,5,6,7,1,2,3,0) and (6,7,4,5,1,2,3,0) (rows of 3
+  // padded to 4, 32 registers whose offsets are not affine_at's rule, so no lean body),
+  // assembled: 0.29 -> 0.30 of the best copy (docs/performance.md, 2026-12-04).
+  GENTT_SIMD_TARGET __attribute__((always_inline)) inline void uniform_shuffle(const Program& p, const char* in,
+                                                                               char* out) const {
+    const unsigned loads = p.uniform_loads, stores = p.uniform_stores;
+    const int load_bytes = p.uniform_load_bytes, store_bytes = p.uniform_store_bytes;
+    const unsigned long long load_mask = p.uniform_load_mask, store_mask = p.uniform_store_mask;
+    // The store offsets in locals before any store (stores through char* could alias the table).
+    std::int64_t at[R];
+#pragma GCC unroll 64
+    for (int r = 0; r < R; ++r) at[r] = p.store_offset[r];
+#pragma GCC unroll 64
+    for (int r = 0; r < R; ++r)
+      if ((loads >> r) & 1) __builtin_prefetch(in + p.load_offset[r] + ahead, 0, kPrefetchLocalityOf<T>);
+    V v[R];
+#pragma GCC unroll 64
+    for (int r = 0; r < R; ++r) {
+      const char* from = in + p.load_offset[r];
+      v[r] = !((loads >> r) & 1) ? V{}
+             : load_bytes == B   ? T::load(from)
+                                 : load_in_window<T>(from, in_lo, in_window, load_bytes, load_mask);
+    }
+#pragma GCC unroll 8
+    for (int s = 0; s < Passes; ++s)
+      table_pass<T, R, Butterfly>(v, s, p.pass_unit[s], p.index + s * R * B, (p.uniform_passes >> s) & 1);
+#pragma GCC unroll 64
+    for (int r = 0; r < R; ++r) {
+      if (!((stores >> r) & 1)) continue;
+      if (store_bytes == B)
+        T::store(out + at[r], v[r]);
+      else
+        T::store_part(out + at[r], v[r], store_bytes, store_mask);
+    }
   }
 
   // A block without passes (each register a run copied across: short kept rows, the register
