@@ -1525,21 +1525,22 @@ struct BlockBody {
     const unsigned loads = p.uniform_loads, stores = p.uniform_stores;
     const int load_bytes = p.uniform_load_bytes, store_bytes = p.uniform_store_bytes;
     const unsigned long long load_mask = p.uniform_load_mask, store_mask = p.uniform_store_mask;
-    // The store offsets in locals before any store (stores through char* could alias the table).
-    std::int64_t at[R];
-#pragma GCC unroll 64
-    for (int r = 0; r < R; ++r) at[r] = p.store_offset[r];
-#pragma GCC unroll 64
-    for (int r = 0; r < R; ++r)
-      if ((loads >> r) & 1) __builtin_prefetch(in + p.load_offset[r] + ahead, 0, kPrefetchLocalityOf<T>);
-    V v[R];
+    // The offsets in locals before any store (stores through char* could alias the table).
+    std::int64_t from[R], at[R];
 #pragma GCC unroll 64
     for (int r = 0; r < R; ++r) {
-      const char* from = in + p.load_offset[r];
-      v[r] = !((loads >> r) & 1) ? V{}
-             : load_bytes == B   ? T::load(from)
-                                 : load_in_window<T>(from, in_lo, in_window, load_bytes, load_mask);
+      from[r] = p.load_offset[r];
+      at[r] = p.store_offset[r];
     }
+#pragma GCC unroll 64
+    for (int r = 0; r < R; ++r)
+      if ((loads >> r) & 1) __builtin_prefetch(in + from[r] + ahead, 0, kPrefetchLocalityOf<T>);
+    V v[R];
+#pragma GCC unroll 64
+    for (int r = 0; r < R; ++r)
+      v[r] = !((loads >> r) & 1) ? V{}
+             : load_bytes == B   ? T::load(in + from[r])
+                                 : load_in_window<T>(in + from[r], in_lo, in_window, load_bytes, load_mask);
 #pragma GCC unroll 8
     for (int s = 0; s < Passes; ++s)
       table_pass<T, R, Butterfly>(v, s, p.pass_unit[s], p.index + s * R * B, (p.uniform_passes >> s) & 1);
