@@ -149,6 +149,11 @@ std::optional<AssemblyPlan> plan_assembly(const Plan& plan, std::string* why, in
     p.piece = piece;
     p.region_elements = region;
     p.span_elements = span;
+    p.run_elements = 1;
+    for (int a : in_axes) {
+      if (!in_tile[a] || plan.in_strides[a] != p.run_elements) break;
+      p.run_elements *= c.shape[a];
+    }
     return p;
   };
   // The reason explain prints for the plan that `build` made of `in_tile` (formatted only for the
@@ -168,16 +173,8 @@ std::optional<AssemblyPlan> plan_assembly(const Plan& plan, std::string* why, in
         "output lines assembled across tiles: each tile reads {} input bytes{} (axes {}) and writes a piece of "
         "{} bytes to each of {} output streams, which axis {} (the loop above the tile) continues; whole lines "
         "streamed, partial ones carried to the next tile; the next tile's input prefetched",
-        region * e, span == region ? " (contiguous)" : fmt::format(" (in rows of {} bytes)", [&] {
-          int64_t run = 1;
-          for (int a : in_axes) {
-            if (!in_tile[a] || plan.in_strides[a] != run) break;
-            run *= c.shape[a];
-          }
-          return run * e;
-        }()),
+        region * e, span == region ? " (contiguous)" : fmt::format(" (in rows of {} bytes)", p.run_elements * e),
         fmt::format("{}", fmt::join(axes, ",")), p.piece * e, region / p.piece, chain);
-    return p;
     return p;
   };
   // First the input's innermost axes, at least up to the output's innermost axis and every block
@@ -429,6 +426,70 @@ std::optional<SplitAssembly> plan_split_assembly(const Plan& plan, std::string* 
     }
     SplitAssembly r{std::move(sp), std::move(*a), fmt::format("{}", fmt::join(said, ", "))};
     r.assembly.reason = fmt::format("canonical {} split; {}", r.split, r.assembly.reason);
+    return r;
+  }
+  return no(last);
+}
+
+std::optional<SplitAssembly> plan_longer_rows(const Plan& plan, const AssemblyPlan& a, std::string* why,
+                                              const std::string& earlier_split, int64_t max_tile_bytes,
+                                              int64_t min_tile_bytes) {
+  const Canonical& c = plan.problem;
+  const int d = c.rank();
+  const int64_t e = c.elem_bytes;
+  auto no = [&](std::string reason) -> std::optional<SplitAssembly> {
+    if (why) *why = std::move(reason);
+    return std::nullopt;
+  };
+  const int64_t run = a.run_elements;
+  if (run <= 0 || a.span_elements == a.region_elements) return no("not a strided tile");
+  if (run * e >= kLongerRowsMinRunBytes)
+    return no(fmt::format("input rows of {} bytes (at least {})", run * e, kLongerRowsMinRunBytes));
+  if (d >= 64) return no("no axis to split");
+  // The input axis that continues the rows (canonical axes are in input order, strides products).
+  int x = -1;
+  for (int k = 0; k < d; ++k)
+    if (plan.in_strides[k] == run && c.shape[k] > 1) x = k;
+  if (x < 0) return no("no input axis continues the rows");
+  const int64_t n = c.shape[x];
+  const bool chain = plan.out_strides[x] == a.piece;  // x is the chain: each stream's piece grows
+  const int64_t streams = static_cast<int64_t>(a.stream_out.size());
+  const int64_t rows = a.region_elements / run;
+  const int64_t min_rows = chain ? kLongerRowsChainMinRows : kLongerRowsMinRows;
+  if (rows < min_rows) return no(fmt::format("tiles of {} input rows (fewer than {})", rows, min_rows));
+  int64_t bytes = e;
+  for (int64_t v : c.shape) bytes *= v;
+  if (chain && bytes < kLongerRowsChainMinBytes)
+    return no(fmt::format("{} bytes, whose rows the chain continues (less than {})", bytes, kLongerRowsChainMinBytes));
+  // Divisors k whose rows are at least kLongerRowsMinNewRunBytes and whose tile fits, nearest
+  // kLongerRowsTargetBytes (in factors of two) first; at most three planned.
+  std::vector<std::pair<double, int64_t>> ks;
+  for (int64_t k = 2; k < n; ++k) {
+    if (n % k != 0 || a.region_elements * k * e > max_tile_bytes || run * k * e < kLongerRowsMinNewRunBytes) continue;
+    if (!chain && streams * k > kAssemblyMaxStreams) continue;
+    ks.emplace_back(std::abs(std::log2(static_cast<double>(run * k * e) / static_cast<double>(kLongerRowsTargetBytes))), k);
+  }
+  std::sort(ks.begin(), ks.end());
+  std::string last = fmt::format("no divisor of axis {} ({}) makes rows of {} bytes or more in a tile of {} bytes or less",
+                                 x, n, kLongerRowsMinNewRunBytes, max_tile_bytes);
+  for (size_t t = 0; t < ks.size() && t < 3; ++t) {
+    const int64_t k = ks[t].second;
+    Plan sp = make_plan(split_canonical_axis(c, x, k), plan.lanes, kMinRegisterBits, plan.register_limit);
+    std::string w;
+    std::optional<AssemblyPlan> b = plan_assembly(sp, &w, max_tile_bytes, min_tile_bytes, true);
+    const std::string said = fmt::format("axis {} ({}) as {} x {}", x, n, n / k, k);
+    if (!b) {
+      last = fmt::format("split {}: {}", said, w);
+      continue;
+    }
+    if (b->run_elements < run * k) {  // the tile left the split axis' inner part out
+      last = fmt::format("split {}: its tile reads rows of {} bytes", said, b->run_elements * e);
+      continue;
+    }
+    const std::string split = earlier_split.empty() ? said : earlier_split + ", then " + said;
+    SplitAssembly r{std::move(sp), std::move(*b), split};
+    r.assembly.reason = fmt::format("canonical {} split (input rows of {} bytes -> {}); {}", split, run * e,
+                                    r.assembly.run_elements * e, r.assembly.reason);
     return r;
   }
   return no(last);
@@ -756,7 +817,18 @@ AssemblyChoice choose_assembly(const Plan& plan, const std::function<bool()>& ca
     c.why = c.whole_why;
     return c;
   }
-  if (c.assembly) return c;
+  // Strided tiles of short input rows take longer ones from a split of the axis that continues
+  // them (plan_longer_rows), in tiles of up to kLongerRowsMaxTileBytes.
+  if (c.assembly) {
+    if (std::optional<SplitAssembly> l =
+            plan_longer_rows(plan, *c.assembly, nullptr, {}, kLongerRowsMaxTileBytes, min_tile_bytes)) {
+      c.whole_why = fmt::format("its tiles of whole axes read input rows of {} bytes",
+                                c.assembly->run_elements * plan.problem.elem_bytes);
+      c.split = std::move(l);
+      c.assembly = c.split->assembly;
+    }
+    return c;
+  }
   std::string split_why, chunk_why;
   // Split problems of a short kept axis give way to staged output too: uint8 (149,13,6,88,57)
   // (2,0,3,1,4), rows of 57 bytes, 0.61 -> 0.44 of the best copy assembled from the split. So do
@@ -769,6 +841,9 @@ AssemblyChoice choose_assembly(const Plan& plan, const std::function<bool()>& ca
     c.split = plan_split_assembly(plan, &split_why, max_tile_bytes, min_tile_bytes);
   }
   if (c.split) {
+    if (std::optional<SplitAssembly> l = plan_longer_rows(c.split->plan, c.split->assembly, nullptr, c.split->split,
+                                                          kLongerRowsMaxTileBytes, min_tile_bytes))
+      c.split = std::move(l);
     c.assembly = c.split->assembly;
     return c;
   }

@@ -61,6 +61,7 @@ struct AssemblyPlan {
   int64_t buffer_elements = 0; // the buffer's extent (elements)
   int64_t region_elements = 0; // the input elements a tile reads
   int64_t span_elements = 0;   // from the first to the last of them, + 1 (region_elements: contiguous)
+  int64_t run_elements = 0;    // plan_assembly's tiles: the contiguous input run each of its rows reads
   // Chunked walks (plan_chunked_assembly): the nests that walk every block once, `walk.loops`
   // (whole tiles) first; the others (the remainders of the chunked loops) run without tiles.
   // Empty: one nest, every flat iteration in a tile.
@@ -107,6 +108,39 @@ std::optional<SplitAssembly> plan_split_assembly(const Plan& plan, std::string* 
                                                  int64_t min_tile_bytes = kAssemblyMinTileBytes,
                                                  bool short_rows = false);
 
+// Strided tiles whose input rows are short (seed 002's 20 x 3 uint16, 120 bytes) read each row's
+// next bytes only when the walk comes back to it: where the axis that continues the rows is not
+// the chain, a whole sweep of the tensor later; a line that two rows share is read twice, and
+// each sweep reads a few bytes of every DRAM page. The axis X that continues the rows, split as
+// (n / k, k) with k's part in the tile, gives rows k times as long: where X is not the chain the
+// streams multiply by k (each piece the same), where it is (the rows went on tile after tile
+// already) each stream's piece grows k times. Only rows under kLongerRowsMinRunBytes, lengthened
+// to at least kLongerRowsMinNewRunBytes, nearest kLongerRowsTargetBytes, in tiles of up to
+// kLongerRowsMaxTileBytes (tile and buffer in L2) that read at least kLongerRowsMinRows rows
+// (X the chain: kLongerRowsChainMinRows, tensors of kLongerRowsChainMinBytes or more). Intel
+// server core (one core copies 22-25 GB/s), x best copy, 1 thread, without -> with, run-time
+// library / generated AVX-512: seed 002 (6,5,4,0,1,2,3,7) 0.21 -> 0.45 / 0.27 -> 0.50,
+// (6,7,4,5,1,2,3,0) 0.21 -> 0.37 / 0.22 -> 0.34, (6,5,4,3,2,1,0,7) 0.19 -> 0.40 / 0.27 -> 0.44,
+// (6,0,1,4,5,2,3,7) (X the chain, 128 rows) 0.37 -> 0.52 / 0.36 -> 0.51; float32 (76,82,12,24,22)
+// (4,0,3,2,1) 0.22 -> 0.49 / 0.28 -> 0.46. Where it did not pay: X the chain with tiles of 33-69
+// rows (float32 (845,33,64,28) (3,0,2,1) 0.74 -> 0.60), a 20 MB tensor (float32 (255,392,50)
+// (1,2,0) 0.67 -> 0.60, the same at 200 MB 0.57 -> 0.63), rows of 200-240 bytes (complex64
+// (34,5,27,27,30) (4,3,0,1,2) 0.68 -> 0.55), tiles of 17 rows (0.52 -> 0.49).
+inline constexpr int64_t kLongerRowsMinRunBytes = 192;
+inline constexpr int64_t kLongerRowsMinNewRunBytes = 256;
+inline constexpr int64_t kLongerRowsTargetBytes = 1024;
+inline constexpr int64_t kLongerRowsMaxTileBytes = int64_t{256} << 10;
+inline constexpr int64_t kLongerRowsMinRows = 64;
+inline constexpr int64_t kLongerRowsChainMinRows = 96;
+inline constexpr int64_t kLongerRowsChainMinBytes = int64_t{64} << 20;
+// The split problem's plan and its assembled walk for `assembly` (plan_assembly's walk of `plan`),
+// or nullopt with `why` set. `earlier_split` says how `plan`'s problem was split already (a split
+// problem's), for the result's `split` and reason.
+std::optional<SplitAssembly> plan_longer_rows(const Plan& plan, const AssemblyPlan& assembly, std::string* why,
+                                              const std::string& earlier_split = {},
+                                              int64_t max_tile_bytes = kLongerRowsMaxTileBytes,
+                                              int64_t min_tile_bytes = kAssemblyMinTileBytes);
+
 // Where no divisor serves (prime extents): the plan's own loops over the output's innermost axis
 // (W) and the input's innermost one (R) cut into chunks of tw and tr blocks, the block axes being
 // exactly those two; a tile is tw x tr blocks (pieces of tw blocks to each of tr blocks' rows of
@@ -143,12 +177,13 @@ std::optional<AssemblyPlan> plan_row_chain_assembly(const Plan& plan, std::strin
 // only where the cached walk does not stage), then chunked loops (plan_chunked_assembly), then,
 // where the cached walk does not stage either, whole rows chained along the output's next axis
 // (plan_row_chain_assembly); where none applies, a split problem that splits input rows of 2 KiB
-// or less as well (plan_split_assembly's `short_rows`).
+// or less as well (plan_split_assembly's `short_rows`). A walk of whole axes or of the first split
+// problem whose strided tiles read short rows takes plan_longer_rows' split where it has one.
 struct AssemblyChoice {
   std::optional<AssemblyPlan> assembly;  // the walk taken, if any (a split's: split->assembly)
   std::optional<SplitAssembly> split;    // set where the walk is the split problem's
   bool staged = false;                   // a strided tile (or a kept axis' split) gave way to staging
-  std::string whole_why;                 // why no tile of whole axes (where none)
+  std::string whole_why;                 // why no tile of whole axes (where none, or where split)
   std::string why;                       // where no walk: each form's reason
 };
 AssemblyChoice choose_assembly(const Plan& plan, const std::function<bool()>& cached_walk_stages,

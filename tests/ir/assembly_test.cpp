@@ -389,3 +389,90 @@ TEST_CASE("assembly: chunked loops where no divisor serves, remainders in furthe
     CHECK_FALSE(plan_chunked_assembly(bytes, &why));
   }
 }
+
+TEST_CASE("assembly: short input rows lengthened by a split of the axis that continues them", "[assembly]") {
+  std::string why;
+  // Seed 002's (3,32,8,16,24,16,20,3) uint16 axes (6,5,4,3,2,1,0,7): tiles of 96 rows of 120
+  // bytes (20 x 3 uint16), pieces of 576 bytes to 20 streams; the rows continue along axis 5 (16),
+  // not the chain (axis 2): 16 as 2 x 8, 160 streams of the same pieces, rows of 960 bytes.
+  const Plan rev = make_plan(canonicalize(2, {3, 32, 8, 16, 24, 16, 20, 3}, {6, 5, 4, 3, 2, 1, 0, 7}), 32);
+  const auto base = plan_assembly(rev, &why);
+  REQUIRE(base);
+  CHECK(base->run_elements == 60);
+  CHECK(base->stream_out.size() == 20);
+  const auto l = plan_longer_rows(rev, *base, &why);
+  REQUIRE(l);
+  CHECK(l->split == "axis 5 (16) as 2 x 8");
+  CHECK(l->assembly.run_elements == 480);
+  CHECK(l->assembly.piece == base->piece);
+  CHECK(l->assembly.stream_out.size() == 160);
+  CHECK_THAT(l->assembly.reason, Catch::Contains("(input rows of 120 bytes -> 960)"));
+  check_tile(l->plan, l->assembly);
+  const AssemblyChoice chosen = choose_assembly(rev, [] { return false; });
+  REQUIRE(chosen.split);
+  CHECK(chosen.split->split == l->split);
+  CHECK_THAT(chosen.whole_why, Catch::Contains("input rows of 120 bytes"));
+  // (6,0,1,4,5,2,3,7): the rows continue along the chain (axis 2, 384), tiles of 128 rows: 384 as
+  // 48 x 8, the same 20 streams, pieces of 8 x 768 bytes.
+  const Plan chained = make_plan(canonicalize(2, {3, 32, 8, 16, 24, 16, 20, 3}, {6, 0, 1, 4, 5, 2, 3, 7}), 32);
+  const auto cb = plan_assembly(chained, &why);
+  REQUIRE(cb);
+  const auto cl = plan_longer_rows(chained, *cb, &why);
+  REQUIRE(cl);
+  CHECK(cl->split == "axis 2 (384) as 48 x 8");
+  CHECK(cl->assembly.stream_out.size() == cb->stream_out.size());
+  CHECK(cl->assembly.piece == 8 * cb->piece);
+  check_tile(cl->plan, cl->assembly);
+  // After a first split (plan_split_assembly's): (6,5,4,0,1,2,3,7) splits 12288 as 64 x 192, then
+  // its rows' axis 3 (16) as 2 x 8.
+  const Plan kept = make_plan(canonicalize(2, {3, 32, 8, 16, 24, 16, 20, 3}, {6, 5, 4, 0, 1, 2, 3, 7}), 32);
+  const AssemblyChoice twice = choose_assembly(kept, [] { return false; });
+  REQUIRE(twice.split);
+  CHECK(twice.split->split == "axis 0 (12288) as 64 x 192, then axis 3 (16) as 2 x 8");
+  CHECK(twice.split->plan.problem.shape == std::vector<int64_t>{64, 192, 24, 2, 8, 20, 3});
+  check_tile(twice.split->plan, twice.split->assembly);
+  // Not taken: rows of 192 bytes or more (complex64 (4590,27,30) reversed, split 54 x 85: rows of
+  // 240 bytes); the chain with tiles of fewer than 96 rows (float32 (845,33,64,28) (3,0,2,1)); the
+  // chain in a tensor under 64 MiB (the second case at 47 MB); tiles of fewer than 64 rows (the
+  // first case with 48 rows a tile).
+  const Plan c64 = make_plan(canonicalize(8, {4590, 27, 30}, {2, 1, 0}), 8);
+  const AssemblyChoice c64c = choose_assembly(c64, [] { return false; });
+  REQUIRE(c64c.split);
+  CHECK(c64c.split->split.find("then") == std::string::npos);
+  CHECK_FALSE(plan_longer_rows(c64c.split->plan, c64c.split->assembly, &why));
+  CHECK_THAT(why, Catch::Contains("input rows of 240 bytes (at least 192)"));
+  const Plan few = make_plan(canonicalize(4, {845, 33, 64, 28}, {3, 0, 2, 1}), 16);
+  const auto fb = plan_assembly(few, &why);
+  REQUIRE(fb);
+  CHECK_FALSE(plan_longer_rows(few, *fb, &why));
+  CHECK_THAT(why, Catch::Contains("tiles of 33 input rows (fewer than 96)"));
+  const Plan small = make_plan(canonicalize(2, {1, 8, 8, 16, 24, 16, 20, 3}, {6, 0, 1, 4, 5, 2, 3, 7}), 32);
+  const auto sb = plan_assembly(small, &why);
+  REQUIRE(sb);
+  CHECK_FALSE(plan_longer_rows(small, *sb, &why));
+  CHECK_THAT(why, Catch::Contains("whose rows the chain continues"));
+  const Plan thin = make_plan(canonicalize(2, {3, 16, 8, 16, 24, 16, 20, 3}, {6, 5, 4, 3, 2, 1, 0, 7}), 32);
+  const auto tb = plan_assembly(thin, &why);
+  REQUIRE(tb);
+  CHECK_FALSE(plan_longer_rows(thin, *tb, &why));
+  CHECK_THAT(why, Catch::Contains("tiles of 48 input rows (fewer than 64)"));
+}
+
+TEST_CASE("assembly: random lengthened rows' tiles place every element in its stream's piece", "[assembly][property]") {
+  std::mt19937_64 rng(2612);
+  int longer = 0;
+  for (int c = 0; c < 20000; ++c) {
+    const test::RandomProblem p = test::random_problem(rng, 6, int64_t{1} << 26);
+    const Plan plan = make_plan(canonicalize(p.elem_bytes, p.shape, p.perm), lanes_of(p.elem_bytes));
+    const AssemblyChoice chosen = choose_assembly(plan, [] { return false; });
+    if (!chosen.split || chosen.split->assembly.reason.find(" -> ") == std::string::npos) continue;
+    ++longer;
+    INFO("case " << c << ": " << chosen.split->split);
+    int64_t n = 1, m = 1;
+    for (int64_t x : plan.problem.shape) n *= x;
+    for (int64_t x : chosen.split->plan.problem.shape) m *= x;
+    CHECK(n == m);
+    check_tile(chosen.split->plan, chosen.split->assembly);
+  }
+  CHECK(longer >= 5);
+}

@@ -574,6 +574,11 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
     // A short output row that is not kept (3 x uint16 interleaved from planes), 19.7 MB: 1600 as
     // 5 x 320 and 2048 as 64 x 32, pieces of 192 bytes to 320 streams; AVX-512 and AVX2.
     check_simd({{3, 2048, 1600}, {2, 1, 0}, 2}, "canonical axis 2 (1600) as 5 x 320, axis 1 (2048) as 64 x 32 split");
+    // Short input rows lengthened after that first split (plan_longer_rows): seed 002's uint16
+    // (6,5,4,0,1,2,3,7) at 17.7 MB, 1536 as 8 x 192, then the axis that continues the rows of 120
+    // bytes (16) as 2 x 8: tiles of 192 rows of 960 bytes to 160 streams; AVX-512 and AVX2.
+    check_simd({{6, 4, 4, 16, 24, 16, 20, 3}, {6, 5, 4, 0, 1, 2, 3, 7}, 2},
+               "canonical axis 0 (1536) as 8 x 192, then axis 3 (16) as 2 x 8 split (input rows of 120 bytes -> 960)");
   }
   // Bytes on AVX-512 split their rows (32 registers of two half rows: the split-row engine) where
   // the split pads alike (18 MB, rows of 7800 bytes off their lines, tails along both axes), and
