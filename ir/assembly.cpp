@@ -462,9 +462,10 @@ std::optional<SplitAssembly> plan_longer_rows(const Plan& plan, const AssemblyPl
   if (chain && bytes < kLongerRowsChainMinBytes)
     return no(fmt::format("{} bytes, whose rows the chain continues (less than {})", bytes, kLongerRowsChainMinBytes));
   // Divisors k whose rows are at least kLongerRowsMinNewRunBytes and whose tile fits, nearest
-  // kLongerRowsTargetBytes (in factors of two) first; at most three planned.
+  // kLongerRowsTargetBytes (in factors of two) first; at most three planned. k = n: the axis
+  // whole in the tile, no split (a prime extent has no other divisor).
   std::vector<std::pair<double, int64_t>> ks;
-  for (int64_t k = 2; k < n; ++k) {
+  for (int64_t k = 2; k <= n; ++k) {
     if (n % k != 0 || a.region_elements * k * e > max_tile_bytes || run * k * e < kLongerRowsMinNewRunBytes) continue;
     if (!chain && streams * k > kAssemblyMaxStreams) continue;
     ks.emplace_back(std::abs(std::log2(static_cast<double>(run * k * e) / static_cast<double>(kLongerRowsTargetBytes))), k);
@@ -474,10 +475,10 @@ std::optional<SplitAssembly> plan_longer_rows(const Plan& plan, const AssemblyPl
                                  x, n, kLongerRowsMinNewRunBytes, max_tile_bytes);
   for (size_t t = 0; t < ks.size() && t < 3; ++t) {
     const int64_t k = ks[t].second;
-    Plan sp = make_plan(split_canonical_axis(c, x, k), plan.lanes, kMinRegisterBits, plan.register_limit);
+    Plan sp = k == n ? plan : make_plan(split_canonical_axis(c, x, k), plan.lanes, kMinRegisterBits, plan.register_limit);
     std::string w;
     std::optional<AssemblyPlan> b = plan_assembly(sp, &w, max_tile_bytes, min_tile_bytes, true);
-    const std::string said = fmt::format("axis {} ({}) as {} x {}", x, n, n / k, k);
+    const std::string said = k == n ? fmt::format("axis {} ({}) whole", x, n) : fmt::format("axis {} ({}) as {} x {}", x, n, n / k, k);
     if (!b) {
       last = fmt::format("split {}: {}", said, w);
       continue;
@@ -486,10 +487,12 @@ std::optional<SplitAssembly> plan_longer_rows(const Plan& plan, const AssemblyPl
       last = fmt::format("split {}: its tile reads rows of {} bytes", said, b->run_elements * e);
       continue;
     }
-    const std::string split = earlier_split.empty() ? said : earlier_split + ", then " + said;
+    const std::string split = k == n ? earlier_split : earlier_split.empty() ? said : earlier_split + ", then " + said;
+    const std::string rows_note = fmt::format("input rows of {} bytes -> {}{}", run * e, b->run_elements * e,
+                                              k == n ? fmt::format(", {} in the tile", said) : std::string());
     SplitAssembly r{std::move(sp), std::move(*b), split};
-    r.assembly.reason = fmt::format("canonical {} split (input rows of {} bytes -> {}); {}", split, run * e,
-                                    r.assembly.run_elements * e, r.assembly.reason);
+    r.assembly.reason = split.empty() ? fmt::format("{}; {}", rows_note, r.assembly.reason)
+                                      : fmt::format("canonical {} split ({}); {}", split, rows_note, r.assembly.reason);
     return r;
   }
   return no(last);
@@ -822,10 +825,14 @@ AssemblyChoice choose_assembly(const Plan& plan, const std::function<bool()>& ca
   if (c.assembly) {
     if (std::optional<SplitAssembly> l =
             plan_longer_rows(plan, *c.assembly, nullptr, {}, kLongerRowsMaxTileBytes, min_tile_bytes)) {
-      c.whole_why = fmt::format("its tiles of whole axes read input rows of {} bytes",
-                                c.assembly->run_elements * plan.problem.elem_bytes);
-      c.split = std::move(l);
-      c.assembly = c.split->assembly;
+      if (l->split.empty()) {  // the axis whole: no split problem
+        c.assembly = std::move(l->assembly);
+      } else {
+        c.whole_why = fmt::format("its tiles of whole axes read input rows of {} bytes",
+                                  c.assembly->run_elements * plan.problem.elem_bytes);
+        c.split = std::move(l);
+        c.assembly = c.split->assembly;
+      }
     }
     return c;
   }

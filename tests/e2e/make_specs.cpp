@@ -162,8 +162,10 @@ int main(int argc, char** argv) {
     if (row_tiles) p = {{3, 1024, 48, 60}, {2, 1, 0, 3}, 2};
     // x86: a strided tile's short input rows (88 bytes, 70 of them) lengthened by a split of the
     // axis that continues them (ir/assembly.h's plan_longer_rows): 40 as 4 x 10, rows of 880 bytes.
-    const bool longer_rows = x86 && c == 22 && cases > 22 && !random_only;
-    if (longer_rows) p = {{2, 70, 3, 40, 22}, {4, 0, 3, 2, 1}, 4};
+    // And where the axis is prime (13), taken whole: one contiguous tile of 240 KB.
+    const bool longer_rows = x86 && (c == 22 || c == 23) && cases > 23 && !random_only;
+    if (longer_rows && c == 22) p = {{2, 70, 3, 40, 22}, {4, 0, 3, 2, 1}, 4};
+    if (longer_rows && c == 23) p = {{2, 70, 3, 13, 22}, {4, 0, 3, 2, 1}, 4};
     const bool streaming = x86 && c >= cases - cases / 4;
     if (streaming) make_streamable(p, rng, isa == "avx2" ? 32 : 64);
     // The eighth before them ask for streaming stores on any shape: where no streaming variant

@@ -431,6 +431,16 @@ TEST_CASE("assembly: short input rows lengthened by a split of the axis that con
   CHECK(twice.split->split == "axis 0 (12288) as 64 x 192, then axis 3 (16) as 2 x 8");
   CHECK(twice.split->plan.problem.shape == std::vector<int64_t>{64, 192, 24, 2, 8, 20, 3});
   check_tile(twice.split->plan, twice.split->assembly);
+  // The axis taken whole where that is nearer the target (11 has no other divisor): complex64
+  // (21,25,10,25,11,14) (1,5,4,3,0,2), rows of 14 x 8 bytes -> 154 x 8 in tiles of 253 KiB, no
+  // split problem.
+  const Plan whole = make_plan(canonicalize(8, {21, 25, 10, 25, 11, 14}, {1, 5, 4, 3, 0, 2}), 8);
+  const AssemblyChoice wc = choose_assembly(whole, [] { return false; });
+  REQUIRE(wc.assembly);
+  CHECK_FALSE(wc.split);
+  CHECK(wc.assembly->run_elements == 154);
+  CHECK_THAT(wc.assembly->reason, Catch::StartsWith("input rows of 112 bytes -> 1232, axis 4 (11) whole in the tile; "));
+  check_tile(whole, *wc.assembly);
   // Not taken: rows of 192 bytes or more (complex64 (4590,27,30) reversed, split 54 x 85: rows of
   // 240 bytes); the chain with tiles of fewer than 96 rows (float32 (845,33,64,28) (3,0,2,1)); the
   // chain in a tensor under 64 MiB (the second case at 47 MB); tiles of fewer than 64 rows (the
@@ -465,14 +475,15 @@ TEST_CASE("assembly: random lengthened rows' tiles place every element in its st
     const test::RandomProblem p = test::random_problem(rng, 6, int64_t{1} << 26);
     const Plan plan = make_plan(canonicalize(p.elem_bytes, p.shape, p.perm), lanes_of(p.elem_bytes));
     const AssemblyChoice chosen = choose_assembly(plan, [] { return false; });
-    if (!chosen.split || chosen.split->assembly.reason.find(" -> ") == std::string::npos) continue;
+    if (!chosen.assembly || chosen.assembly->reason.find(" bytes -> ") == std::string::npos) continue;
     ++longer;
-    INFO("case " << c << ": " << chosen.split->split);
+    const Plan& taken = chosen.split ? chosen.split->plan : plan;
+    INFO("case " << c << ": " << chosen.assembly->reason);
     int64_t n = 1, m = 1;
     for (int64_t x : plan.problem.shape) n *= x;
-    for (int64_t x : chosen.split->plan.problem.shape) m *= x;
+    for (int64_t x : taken.problem.shape) m *= x;
     CHECK(n == m);
-    check_tile(chosen.split->plan, chosen.split->assembly);
+    check_tile(taken, *chosen.assembly);
   }
   CHECK(longer >= 5);
 }
