@@ -80,11 +80,12 @@ inline int64_t assembly_stage_bytes(int64_t buffer_bytes) {
 // region); where none qualifies, strided tiles: the output's innermost axes (the piece) and the
 // input's innermost ones, each whole, the input axes between them left to the loops above (each
 // tile reads one input row per stream combination). Strided tiles with a single stream are left
-// to staged output unless `single_stream_strided`.
+// to staged output unless `single_stream_strided`. `must_axis` >= 0: only tiles that hold that
+// axis (plan_longer_rows).
 std::optional<AssemblyPlan> plan_assembly(const Plan& plan, std::string* why,
                                           int64_t max_tile_bytes = kAssemblyMaxTileBytes,
                                           int64_t min_tile_bytes = kAssemblyMinTileBytes,
-                                          bool single_stream_strided = false);
+                                          bool single_stream_strided = false, int must_axis = -1);
 
 // Where no tile of whole axes qualifies (2-D transposes, the output's innermost axis far from the
 // input's innermost one): the assembled walk of the plan of `plan`'s problem with the output's
