@@ -470,8 +470,9 @@ std::optional<SplitAssembly> plan_longer_rows(const Plan& plan, const AssemblyPl
   // kLongerRowsTargetBytes (in factors of two) first; at most three planned. k = n: the axis
   // whole in the tile, no split (a prime extent has no other divisor).
   std::vector<std::pair<double, int64_t>> ks;
-  for (int64_t k = 2; k <= n; ++k) {
-    if (n % k != 0 || a.region_elements * k * e > max_tile_bytes || run * k * e < kLongerRowsMinNewRunBytes) continue;
+  // k stops where the tile outgrows max_tile_bytes (a fused axis may have 10^5 elements and more).
+  for (int64_t k = 2; k <= n && a.region_elements * k * e <= max_tile_bytes; ++k) {
+    if (n % k != 0 || run * k * e < kLongerRowsMinNewRunBytes) continue;
     if (!chain && streams * k > kAssemblyMaxStreams) continue;
     ks.emplace_back(std::abs(std::log2(static_cast<double>(run * k * e) / static_cast<double>(kLongerRowsTargetBytes))), k);
   }
