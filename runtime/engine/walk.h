@@ -29,12 +29,21 @@ inline constexpr std::int64_t kShortTailRunBlocks = 4;
 // tile: PrepareOptions::cached_tile), and at most as many as span kTailBatchSpanBytes (walk).
 inline constexpr std::int64_t kTailBatchStepBytes = 1024;
 inline constexpr std::int64_t kTailBatchSpanBytes = std::int64_t{64} << 10;
-// A batch of runs of b that end in a tail block spans at most this much input (walk): its tail
-// blocks, after its full blocks, read the rest of the lines those read, which must still be in
-// L2 (1 MiB on Zen 4). uint16 238336x55 transposed, streamed (7448 runs of a full and a tail
-// block, 3520 input bytes apart): in one batch the tails read the tensor a second time from
-// memory. Caps of 64 KiB cost in-cache tensors up to 0.5x (more calls, nothing re-read).
-inline constexpr std::int64_t kTailBatchMaxInputBytes = std::int64_t{512} << 10;
+// A batch of runs of b that end in a tail block spans at most this much input (walk), and takes
+// at least kTailBatchMinRuns runs: its tail blocks, after its full blocks, read the rest of the
+// lines those read, which must still be in L1. The cap was 512 KiB (L2), set for uint16
+// 238336x55 transposed, streamed (7448 runs of a full and a tail block, 3520 input bytes apart:
+// in one batch the tails read the tensor a second time from memory), and the batches of whole
+// iterations of the loop above a had none: seed 002's uint16 (3,32,8,16,24,16,20,3) streamed,
+// (6,7,3,4,5,0,1,2) a batch of 24 regions of 737 KB, (2,0,1,6,7,3,4,5) one of 5.9 MB, their
+// tails read from memory again. With 16 KiB (Intel server core, 1 thread, x best copy, ABBA of
+// gentt_bench): (6,7,3,4,5,0,1,2) 0.46 -> 0.54, (6,7,0,1,4,5,2,3) 0.54 -> 0.60 (alone, 0.47 ->
+// 0.60 for (2,0,1,6,7,3,4,5)), TTLG 17^6 float64 (5,3,2,4,1,0) 0.44 -> 0.53, float64
+// (30,60,8,32,22) (0,4,3,1,2) 1.16x, uint8 425x571x328 reversed 1.12x, 238336x55 1.04x; the
+// in-cache sets (gentt, incache, bytes, midsize) 0.99x geomean, the large ones 1.00-1.01x. The minimum keeps calls of at least 16 runs where runs lie far apart (in cache,
+// caps of 64 KiB without it had cost up to 0.5x: more calls, nothing re-read).
+inline constexpr std::int64_t kTailBatchMaxInputBytes = std::int64_t{16} << 10;
+inline constexpr std::int64_t kTailBatchMinRuns = 16;
 // The most loops a walked nest has (the rank limit): the size of the walks' counter arrays.
 inline constexpr int kWalkMaxDepth = 64;
 
@@ -201,6 +210,13 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
           // on the TTLG cases with such tiles, Zen 5).
           bool any_step = false;
           if constexpr (requires { block.batch_any_step; }) any_step = block.batch_any_step;
+          // Where b ends in a tail, the tail blocks after the batch read the rest of the lines
+          // its full blocks read: the batch spans at most kTailBatchMaxInputBytes of input
+          // (fewer than 2 iterations: the runs of a in batches, below).
+          if (b_tail) {
+            const std::int64_t a_span = a.count * (a.in_step < 0 ? -a.in_step : a.in_step);
+            if (a_span > 0 && nc > kTailBatchMaxInputBytes / a_span) nc = kTailBatchMaxInputBytes / a_span;
+          }
           if (a_tail) {
             const std::int64_t in_span = c.in_step < 0 ? -c.in_step : c.in_step;
             const std::int64_t out_span = c.out_step < 0 ? -c.out_step : c.out_step;
@@ -237,6 +253,7 @@ GENTT_WALK_TARGET __attribute__((always_inline)) inline void walk(const WalkLoop
         if (b_tail) {
           const std::int64_t a_in_span = a.in_step < 0 ? -a.in_step : a.in_step;
           if (a_in_span > 0 && batch > kTailBatchMaxInputBytes / a_in_span) batch = kTailBatchMaxInputBytes / a_in_span;
+          if (batch < kTailBatchMinRuns) batch = kTailBatchMinRuns < a_stop ? kTailBatchMinRuns : a_stop;
         }
         for (;;) {
           std::int64_t runs = (end - it) / b.count;

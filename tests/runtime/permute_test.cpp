@@ -579,6 +579,18 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
     // bytes (16) as 2 x 8: tiles of 192 rows of 960 bytes to 160 streams; AVX-512 and AVX2.
     check_simd({{6, 4, 4, 16, 24, 16, 20, 3}, {6, 5, 4, 0, 1, 2, 3, 7}, 2},
                "canonical axis 0 (1536) as 8 x 192, then axis 3 (16) as 2 x 8 split (input rows of 120 bytes -> 960)");
+    // A streamed walk (AVX-512; AVX2 keeps this one cached) whose runs of a full and a tail block
+    // (rows of 60 uint16 in chunks of 32) are batched (engine/walk.h, kTailBatchMaxInputBytes):
+    // seed 002's (6,7,3,4,5,0,1,2) at 23.6 MB, the loop above the runs (737 KB an iteration) in
+    // batches of 136 runs.
+    {
+      const Case streamed{{1, 4, 8, 16, 24, 16, 20, 3}, {6, 7, 3, 4, 5, 0, 1, 2}, 2};
+      if (gentt::cpu_supports("avx512"))
+        CHECK_THAT(plan_text(streamed, "auto"),
+                   Catch::Contains("stores: streaming when out is 64-byte aligned (loops in input order)"));
+      check_contiguous(streamed, "auto", {1, 2}, rng);
+      if (gentt::cpu_supports("avx2")) check_contiguous(streamed, "avx2", 1, rng);
+    }
   }
   // Bytes on AVX-512 split their rows (32 registers of two half rows: the split-row engine) where
   // the split pads alike (18 MB, rows of 7800 bytes off their lines, tails along both axes), and
