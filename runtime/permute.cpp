@@ -983,6 +983,8 @@ PermutePlan plan_permute(const PermuteDesc& d) {
   // streaming plan and nothing to say), and on AVX2's half-line vectors each line's halves written
   // one after the other (ir/stream.h's halves_apart).
   auto stream_problem = [&](const Plan& p, const engine::BlockTables& tb, const std::vector<LoopRegion>& nests) {
+    // Split-row blocks that store each half apart (ProgramTables::split_stores) write no whole line.
+    if (tb.programs.front().split_stores) return std::string("-");
     for (const auto& g : nests) {
       if ((g.out_offset * elem_bytes) % vector != 0) return std::string("-");
       for (const auto& l : g.loops)

@@ -350,8 +350,11 @@ int prefix_run(const LayoutIds& ids, const std::vector<char>& valid, const std::
 
 // A program of a split plan (Plan::split_row; BlockTables::split_rows): each register's two
 // halves load prefixes of two contiguous runs, the butterfly steps exchange register bit s with
-// lane bit s (exchange_pass), and each register stores a prefix of contiguous output. Tails are
-// the same passes on fewer lanes. nullopt where the layouts do not take that form.
+// lane bit s (exchange_pass), and each register stores a prefix of contiguous output, or, where
+// some register's stored lanes are not one run (the output row's top lane bit an axis padded
+// below it: uint8 17^6 (4,1,2,5,3,0), 17 of each half's 32 lanes), every register stores a prefix
+// of each half (ProgramTables::split_stores). Tails are the same passes on fewer lanes. nullopt
+// where the layouts do not take that form.
 std::optional<ProgramTables> make_split_program(const Scratch& offsets, const PassLayouts& layouts,
                                                 const std::vector<char>& valid, int lanes, std::string what) {
   const LayoutIds& first = layouts.ids.front();
@@ -363,12 +366,21 @@ std::optional<ProgramTables> make_split_program(const Scratch& offsets, const Pa
   ProgramTables t;
   t.what = std::move(what);
   t.same_lanes_as_full = true;
+  for (int64_t r = 0; r < regs && !t.split_stores; ++r) {
+    int64_t out = 0;
+    t.split_stores = prefix_run(last, valid, offsets.out_offset, r, 0, lanes, &out) < 0;
+  }
   for (int64_t r = 0; r < regs; ++r) {
-    int64_t lo = 0, hi = 0, out = 0;
+    int64_t lo = 0, hi = 0, out = 0, out2 = 0;
     const int n_lo = prefix_run(first, valid, offsets.in_offset, r, 0, half, &lo);
     const int n_hi = prefix_run(first, valid, offsets.in_offset, r, half, half, &hi);
-    const int n_out = prefix_run(last, valid, offsets.out_offset, r, 0, lanes, &out);
-    if (n_lo < 0 || n_hi < 0 || n_out < 0) return std::nullopt;
+    const int n_out = prefix_run(last, valid, offsets.out_offset, r, 0, t.split_stores ? half : lanes, &out);
+    const int n_out2 = t.split_stores ? prefix_run(last, valid, offsets.out_offset, r, half, half, &out2) : 0;
+    if (n_lo < 0 || n_hi < 0 || n_out < 0 || n_out2 < 0) return std::nullopt;
+    if (t.split_stores) {
+      t.store_offset2.push_back(n_out2 ? out2 : 0);
+      t.store_count2.push_back(n_out2);
+    }
     t.load_offset.push_back(n_lo ? lo : 0);
     t.load_count.push_back(n_lo);
     t.load_offset2.push_back(n_hi ? hi : 0);

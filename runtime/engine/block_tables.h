@@ -47,6 +47,12 @@ struct ProgramTables {
   // 0..lanes/2 only. Empty otherwise.
   std::vector<std::int64_t> load_offset2;
   std::vector<int> load_count2;
+  // Split rows whose registers' stored lanes are not one run: lanes lanes/2.. of register r are
+  // stored as a second run of store_count2[r] leading lanes (0: none) at store_offset2[r], and
+  // store_count[r] counts lanes 0..lanes/2 only (split_stores). Empty otherwise.
+  bool split_stores = false;
+  std::vector<std::int64_t> store_offset2;
+  std::vector<int> store_count2;
 
   // Pass p's index list of new register r (`lanes` entries: BlockTables::lanes).
   const LaneIndex* pass_list(int p, std::size_t r, int lanes) const {

@@ -25,10 +25,11 @@ constexpr int kLine = 64;
 // One program's registers in bytes from the block's bases: the two runs each register loads (a
 // prefix of kHalf bytes under its mask; 0: none) and the prefix of a line it stores.
 struct Program {
-  std::int64_t lo[kRegs], hi[kRegs], out[kRegs];
+  std::int64_t lo[kRegs], hi[kRegs], out[kRegs], out2[kRegs];
   std::uint32_t lo_mask[kRegs], hi_mask[kRegs];
-  std::uint64_t out_mask[kRegs];
-  bool full = false;  // every run loaded whole and every line stored whole
+  std::uint64_t out_mask[kRegs];  // split_stores: the low half's mask, and the high half's above it
+  bool full = false;              // every run loaded whole and every line stored whole
+  bool split_stores = false;      // each half stored at its own place (ProgramTables::split_stores)
 };
 
 // Butterfly step S: register bit S exchanges with byte-lane bit S, units of 2^S bytes. Side 0 (a,
@@ -71,7 +72,7 @@ GENTT_SPLIT_TARGET __attribute__((always_inline)) inline void step(__m512i* v) {
 
 // One block of program p at (in, out): loads, five exchanges, stores. Full: whole runs and lines,
 // no masks; Stream: whole lines with non-temporal stores (aligned when the plan streams).
-template <bool Full, bool Stream>
+template <bool Full, bool Stream, bool SplitStores = false>
 GENTT_SPLIT_TARGET __attribute__((always_inline)) inline void run_block(const Program& p, const char* in, char* out,
                                                                         std::int64_t ahead) {
   __m512i v[kRegs];
@@ -104,6 +105,10 @@ GENTT_SPLIT_TARGET __attribute__((always_inline)) inline void run_block(const Pr
         _mm512_stream_si512(reinterpret_cast<__m512i*>(out + p.out[r]), v[r]);
       else
         _mm512_storeu_si512(out + p.out[r], v[r]);
+    } else if constexpr (SplitStores) {
+      const auto lo = static_cast<__mmask32>(p.out_mask[r]), hi = static_cast<__mmask32>(p.out_mask[r] >> 32);
+      _mm256_mask_storeu_epi8(out + p.out[r], lo, _mm512_castsi512_si256(v[r]));
+      _mm256_mask_storeu_epi8(out + p.out2[r], hi, _mm512_extracti64x4_epi64(v[r], 1));
     } else {
       _mm512_mask_storeu_epi8(out + p.out[r], p.out_mask[r], v[r]);
     }
@@ -117,6 +122,7 @@ struct Block {
   GENTT_SPLIT_TARGET __attribute__((always_inline)) inline void operator()(int program, const char* in, char* out) const {
     const Program& p = programs[program];
     if (p.full) run_block<true, Stream>(p, in, out, ahead);
+    else if (p.split_stores) run_block<false, Stream, true>(p, in, out, ahead);
     else run_block<false, Stream>(p, in, out, ahead);
   }
 };
@@ -140,6 +146,7 @@ class SplitBlocks final : public PreparedBlocks {
   std::int64_t iterations() const override { return total_; }
   std::string describe() const override {
     return std::string("split-row byte blocks: 32 registers of two 32-byte runs, 5 fixed exchanges") +
+           (programs_->front().split_stores ? ", each register's halves stored to two output runs" : "") +
            (stream_ ? ", whole lines streamed" : "") + (ahead_ ? ", each block's lines prefetched " + std::to_string(ahead_) + " bytes on" : "");
   }
 
@@ -163,15 +170,23 @@ std::shared_ptr<const std::vector<Program>> byte_programs(const BlockTables& tab
   for (size_t k = 0; k < tables.programs.size(); ++k) {
     const ProgramTables& t = tables.programs[k];
     Program& p = (*programs)[k];
-    p.full = true;
+    p.full = !t.split_stores;
+    p.split_stores = t.split_stores;
     for (int r = 0; r < kRegs; ++r) {
       const int lo = t.load_count[r], hi = t.load_count2[r], n = t.store_count[r];
       p.lo[r] = t.load_offset[r];
       p.hi[r] = t.load_offset2[r];
       p.out[r] = t.store_offset[r];
+      p.out2[r] = t.split_stores ? t.store_offset2[r] : 0;
       p.lo_mask[r] = lo >= kHalf ? ~0u : (1u << lo) - 1;
       p.hi_mask[r] = hi >= kHalf ? ~0u : (1u << hi) - 1;
-      p.out_mask[r] = n >= kLine ? ~0ull : (1ull << n) - 1;
+      if (t.split_stores) {
+        const int n2 = t.store_count2[r];
+        p.out_mask[r] = (n >= kHalf ? 0xFFFFFFFFull : (1ull << n) - 1) |
+                        (n2 >= kHalf ? 0xFFFFFFFFull : (1ull << n2) - 1) << 32;
+      } else {
+        p.out_mask[r] = n >= kLine ? ~0ull : (1ull << n) - 1;
+      }
       p.full &= lo == kHalf && hi == kHalf && n == kLine;
     }
   }
@@ -183,7 +198,9 @@ std::shared_ptr<const std::vector<Program>> byte_programs(const BlockTables& tab
 std::unique_ptr<PreparedBlocks> prepare_split_rows(const BlockTables& tables, const PrepareOptions& options) {
   if (!tables.split_rows || tables.lanes != kLine || tables.reg_bits != 5 || options.sink) return nullptr;
   for (const auto& t : tables.programs)
-    if (t.load_offset.size() != kRegs || t.load_offset2.size() != kRegs || t.pass_count != 5) return nullptr;
+    if (t.load_offset.size() != kRegs || t.load_offset2.size() != kRegs || t.pass_count != 5 ||
+        (t.split_stores && t.store_offset2.size() != kRegs))
+      return nullptr;
   const auto programs = byte_programs(tables);
   return over_regions(tables.loops, 1, 1, options, [&](const BlockLoops& nest, const PrepareOptions& o) {
     std::vector<WalkLoop> loops;

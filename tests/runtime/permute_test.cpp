@@ -606,7 +606,13 @@ TEST_CASE("permute: large outputs (streaming variant) and threads", "[permute]")
       CHECK(text.find("split-row byte blocks: 32 registers of two 32-byte runs") != std::string::npos);
       CHECK_THAT(plan_text(padded, "auto"), Catch::Contains("engine: avx512, 32 lanes of 1 bytes, 32 registers"));
     }
-    for (const Case* c : {&bytes, &padded}) {
+    // Split rows whose output row's top lane bit is an axis padded below it (17 of each half's
+    // 32 lanes): each register's halves go to two output runs (ProgramTables::split_stores),
+    // with a tail along the split pair's axis (17 = 8 pairs and one); 7.1 MB.
+    const Case halves{{17, 17, 17, 5, 17, 17}, {4, 1, 2, 5, 3, 0}, 1};
+    if (gentt::cpu_supports("avx512"))
+      CHECK_THAT(plan_text(halves, "auto"), Catch::Contains("each register's halves stored to two output runs"));
+    for (const Case* c : {&bytes, &padded, &halves}) {
       check_contiguous(*c, "auto", {1, 2}, rng);
       if (gentt::cpu_supports("avx512skx")) check_contiguous(*c, "avx512skx", 1, rng);
     }
