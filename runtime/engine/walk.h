@@ -40,8 +40,9 @@ inline constexpr std::int64_t kTailBatchSpanBytes = std::int64_t{64} << 10;
 // gentt_bench): (6,7,3,4,5,0,1,2) 0.46 -> 0.54, (6,7,0,1,4,5,2,3) 0.54 -> 0.60 (alone, 0.47 ->
 // 0.60 for (2,0,1,6,7,3,4,5)), TTLG 17^6 float64 (5,3,2,4,1,0) 0.44 -> 0.53, float64
 // (30,60,8,32,22) (0,4,3,1,2) 1.14x, uint8 425x571x328 reversed 1.08x, 238336x55 1.04x; the
-// in-cache sets (gentt, incache, bytes, midsize) 0.99x geomean, the large ones 1.00-1.01x. The minimum keeps calls of at least 16 runs where runs lie far apart (in cache,
-// caps of 64 KiB without it had cost up to 0.5x: more calls, nothing re-read).
+// in-cache sets (gentt, incache, bytes, midsize) 0.99x geomean, the large ones 1.00-1.01x. The
+// minimum keeps calls of at least 16 runs where runs lie far apart (in cache, caps of 64 KiB
+// without it had cost up to 0.5x: more calls, nothing re-read).
 inline constexpr std::int64_t kTailBatchMaxInputBytes = std::int64_t{16} << 10;
 inline constexpr std::int64_t kTailBatchMinRuns = 16;
 // The most loops a walked nest has (the rank limit): the size of the walks' counter arrays.
